@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { thresholdPolicySchema } from "@tidemark/thresholds/policy";
+
+/**
+ * Tidemark's configuration model (Bischeck's host → service → service item), as zod schemas
+ * shared by the API, the forms, the Bischeck importer and the config renderer.
+ */
+
+/** Bischeck names may not contain whitespace; `-` is allowed (escaped as `\-` in expressions). */
+export const nameSchema = z
+  .string()
+  .min(1, "name is required")
+  .max(128)
+  .regex(/^[^\s[\]()$,]+$/, "no spaces, brackets, parentheses, commas or $ in a name");
+
+/**
+ * `30S`, `5M`, `1H` intervals; a Quartz cron expression (6 or 7 fields, seconds first);
+ * or `after:host-service` (run after that service).
+ */
+export const scheduleSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(256)
+  .refine(
+    (s) => /^\d+[SMH]$/.test(s) || /^after:\S+$/.test(s) || s.split(/\s+/).length >= 6,
+    "an interval like 30S, 5M, 1H, a Quartz cron expression, or after:host-service",
+  );
+
+/** Who runs the service: the agent (shell, http(s), postgres) or the worker (bischeck://cache). */
+export const connectionUrlSchema = z
+  .string()
+  .trim()
+  .max(2048)
+  .regex(/^(shell|bischeck|https?|postgres(ql)?):\/\//, "url must start with shell://, bischeck://, http(s):// or postgres://");
+
+export const serviceItemSchema = z.object({
+  name: nameSchema,
+  description: z.string().max(1024).default(""),
+  /** A check command (agent) or a Bischeck cache expression (worker). */
+  execStatement: z.string().min(1).max(8192),
+  /** Bischeck class names kept for a faithful export. */
+  thresholdClass: z.string().max(128).nullable().default(null),
+  serviceItemClass: z.string().max(128).nullable().default(null),
+  /** Bischeck cache purge: keep at most this many points (null = keep by retention). */
+  cacheMaxCount: z.number().int().positive().nullable().default(null),
+  policy: thresholdPolicySchema.nullable().default(null),
+});
+export type ServiceItem = z.infer<typeof serviceItemSchema>;
+
+export const serviceSchema = z.object({
+  name: nameSchema,
+  description: z.string().max(1024).default(""),
+  schedules: z.array(scheduleSchema).min(1).max(32),
+  url: connectionUrlSchema,
+  sendServiceData: z.boolean().default(true),
+  items: z.array(serviceItemSchema).max(1000),
+});
+export type Service = z.infer<typeof serviceSchema>;
+
+export const hostSchema = z.object({
+  name: nameSchema,
+  alias: z.string().max(256).nullable().default(null),
+  description: z.string().max(1024).default(""),
+  services: z.array(serviceSchema).max(1000),
+});
+export type Host = z.infer<typeof hostSchema>;
+
+export const configurationSchema = z.object({ hosts: z.array(hostSchema).max(100_000) });
+export type Configuration = z.infer<typeof configurationSchema>;
+
+/** `host-service-item`, exactly as Bischeck names a series. */
+export function seriesKey(host: string, service: string, item: string): string {
+  return `${host}-${service}-${item}`;
+}
