@@ -1,0 +1,32 @@
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { SignOutButton } from "~/components/sign-out-button";
+import { currentSession } from "~/server/current-session";
+
+export const dynamic = "force-dynamic";
+
+export default async function AppLayout({ children }: { children: ReactNode }) {
+  const session = await currentSession();
+  if (!session) redirect("/sign-in");
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link href="/" className="brand">
+          <span className="brand-mark">≋</span> Tidemark
+        </Link>
+        <nav>
+          <Link href="/">Overview</Link>
+        </nav>
+        <div className="who">
+          <span title={session.email}>{session.name}</span>
+          <span className="org">
+            {session.organizationName} · {session.role}
+          </span>
+          <SignOutButton />
+        </div>
+      </header>
+      <main className="content">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { Overview } from "~/components/overview";
+
+export default function OverviewPage() {
+  return <Overview />;
+}

@@ -1,0 +1,20 @@
+import { redirect } from "next/navigation";
+import { currentSession } from "~/server/current-session";
+import { SignInForm } from "./sign-in-form";
+
+export const dynamic = "force-dynamic";
+
+export default async function SignInPage() {
+  if (await currentSession()) redirect("/");
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <h1 className="brand">
+          <span className="brand-mark">≋</span> Tidemark
+        </h1>
+        <p className="muted">Hour-by-hour thresholds, tuned against real history.</p>
+        <SignInForm />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,3 @@
+export function StateBadge({ state }: { state: string }) {
+  return <span className={`badge badge-${state.toLowerCase()}`}>{state}</span>;
+}

@@ -1,0 +1,9 @@
+import type { Database, SessionView } from "@tidemark/db";
+
+/** What every tRPC call runs with; the web app builds it from the request's session cookie. */
+export interface Context {
+  db: Database;
+  session: SessionView | null;
+  /** Origin check result for mutations (CSRF): set by the HTTP adapter. */
+  sameOrigin: boolean;
+}

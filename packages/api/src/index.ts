@@ -1,0 +1,3 @@
+export type { Context } from "./context.ts";
+export { type AppRouter, appRouter, createCaller } from "./root.ts";
+export { roleAtLeast } from "./trpc.ts";

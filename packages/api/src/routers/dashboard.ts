@@ -1,0 +1,32 @@
+import { configurationOverview, databaseInfo, listItems, readSeriesWindow } from "@tidemark/db";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { createTRPCRouter, viewerProcedure } from "../trpc.ts";
+
+export const dashboardRouter = createTRPCRouter({
+  overview: viewerProcedure.query(async ({ ctx }) => {
+    const [overview, info] = await Promise.all([configurationOverview(ctx.db, ctx.org.id), databaseInfo(ctx.db.pool)]);
+    return { ...overview, database: info };
+  }),
+  items: viewerProcedure
+    .input(
+      z.object({
+        search: z.string().trim().max(200).optional(),
+        after: z.string().max(400).nullish(),
+        limit: z.number().int().min(1).max(200).default(50),
+      }),
+    )
+    .query(({ ctx, input }) => listItems(ctx.db, ctx.org.id, input)),
+  series: viewerProcedure
+    .input(
+      z
+        .object({ seriesId: z.number().int().positive(), from: z.date(), to: z.date() })
+        .refine((v) => v.from < v.to, "from must be before to")
+        .refine((v) => v.to.getTime() - v.from.getTime() <= 400 * 86_400_000, "at most 400 days"),
+    )
+    .query(async ({ ctx, input }) => {
+      const owned = await ctx.db.prisma.series.findFirst({ where: { id: input.seriesId, organizationId: ctx.org.id } });
+      if (!owned) throw new TRPCError({ code: "NOT_FOUND", message: "no such series in this organisation" });
+      return readSeriesWindow(ctx.db, ctx.org.id, input.seriesId, input.from, input.to);
+    }),
+});

@@ -1,0 +1,69 @@
+import type { Role } from "@tidemark/db";
+import { initTRPC, TRPCError } from "@trpc/server";
+import superjson from "superjson";
+import { ZodError } from "zod";
+import type { Context } from "./context.ts";
+
+/**
+ * Routers get procedure types, never the bare builder: every procedure that touches an
+ * organisation's data is built from `viewerProcedure`, `editorProcedure` or `adminProcedure`,
+ * which put the caller's organisation id and role on `ctx.org`, so scoping and authorisation
+ * cannot be forgotten.
+ */
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    return {
+      ...shape,
+      data: {
+        ...shape.data,
+        // Field-level messages for forms (the same zod schemas validate in the browser).
+        fieldErrors: error.cause instanceof ZodError ? error.cause.flatten().fieldErrors : null,
+      },
+    };
+  },
+});
+
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;
+
+/** Mutations must come from our own pages (the session cookie is also SameSite=Lax). */
+const sameOriginMutations = t.middleware(({ ctx, type, next }) => {
+  if (type === "mutation" && !ctx.sameOrigin) {
+    throw new TRPCError({ code: "FORBIDDEN", message: "cross-site request refused" });
+  }
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(sameOriginMutations);
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
+  return next({ ctx: { ...ctx, session: ctx.session } });
+});
+
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };
+
+export function roleAtLeast(role: Role, required: Role): boolean {
+  return RANK[role] >= RANK[required];
+}
+
+function orgProcedure(required: Role) {
+  return authedProcedure.use(({ ctx, next }) => {
+    if (!roleAtLeast(ctx.session.role, required)) {
+      throw new TRPCError({ code: "FORBIDDEN", message: `this needs the ${required} role; you are ${ctx.session.role}` });
+    }
+    return next({
+      ctx: {
+        ...ctx,
+        org: { id: ctx.session.organizationId, role: ctx.session.role, userId: ctx.session.userId },
+      },
+    });
+  });
+}
+
+export const viewerProcedure = orgProcedure("viewer");
+export const editorProcedure = orgProcedure("editor");
+export const adminProcedure = orgProcedure("admin");

@@ -1,0 +1,77 @@
+import pg from "pg";
+
+/** A sentence a person can act on, for the ways a DATABASE_URL commonly goes wrong. */
+export class DatabaseConnectionError extends Error {
+  override name = "DatabaseConnectionError";
+}
+
+// BIGINT ids (series) fit in a JS number for any realistic count; NUMERIC stays a string.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}
+
+export function explainConnectionError(error: unknown, url: string): DatabaseConnectionError {
+  const where = redactUrl(url);
+  const e = error as { code?: string; message?: string };
+  const reason = (() => {
+    switch (e.code) {
+      case "ECONNREFUSED":
+        return `nothing is listening at ${where}: start the database or fix DATABASE_URL (unset it to use the embedded TimescaleDB).`;
+      case "ENOTFOUND":
+      case "EAI_AGAIN":
+        return `the host in DATABASE_URL (${where}) cannot be resolved: check its spelling.`;
+      case "28P01":
+      case "28000":
+        return `the database refused the user or password in DATABASE_URL (${where}): check the credentials.`;
+      case "3D000":
+        return `the database named in DATABASE_URL (${where}) does not exist: create it (createdb) or fix the name.`;
+      case "42501":
+        return `the user in DATABASE_URL (${where}) lacks permission (${e.message}): grant it CREATE on the database and schema, or use an owner account.`;
+      case "ERR_INVALID_URL":
+        return `DATABASE_URL is not a valid URL: expected postgres://user:password@host:port/database.`;
+      default:
+        return `cannot use the database at ${where}: ${e.message ?? String(error)}`;
+    }
+  })();
+  return new DatabaseConnectionError(`Database error: ${reason}`);
+}
+
+export interface PoolOptions {
+  max?: number;
+  applicationName?: string;
+}
+
+export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
+  try {
+    new URL(url);
+  } catch {
+    throw explainConnectionError({ code: "ERR_INVALID_URL" }, url);
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 5,
+    application_name: opts.applicationName ?? "tidemark",
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its server (database restart) must not crash the process.
+  pool.on("error", () => {});
+  return pool;
+}
+
+/** Fails with a sentence a person can act on when the database cannot be used. */
+export async function checkConnection(pool: pg.Pool, url: string): Promise<void> {
+  try {
+    await pool.query("SELECT 1");
+  } catch (error) {
+    throw explainConnectionError(error, url);
+  }
+}

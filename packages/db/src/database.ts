@@ -1,0 +1,33 @@
+import type pg from "pg";
+import { checkConnection, createPool } from "./connection.ts";
+import { type DatabaseInfo, databaseInfo } from "./database-kind.ts";
+import { createPrisma, type PrismaClient } from "./prisma.ts";
+
+/** Everything that talks to PostgreSQL goes through one of these per process. */
+export interface Database {
+  url: string;
+  pool: pg.Pool;
+  prisma: PrismaClient;
+  info: DatabaseInfo;
+  close(): Promise<void>;
+}
+
+export async function connectDatabase(url: string, opts: { max?: number; applicationName?: string } = {}): Promise<Database> {
+  const pool = createPool(url, opts);
+  await checkConnection(pool, url);
+  const info = await databaseInfo(pool);
+  const prisma = createPrisma(pool);
+  let closed = false;
+  return {
+    url,
+    pool,
+    prisma,
+    info,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import type { Database } from "./database.ts";
+
+/** Raw SQL for the time series: the hot paths stay out of the ORM. */
+
+export interface PointRow {
+  seriesId: number;
+  ts: Date;
+  value: number | null;
+}
+
+/** Ids of the organisation's series with these keys, created when missing. */
+export async function ensureSeries(db: Database, organizationId: string, keys: readonly string[]): Promise<Map<string, number>> {
+  const unique = [...new Set(keys)];
+  if (unique.length === 0) return new Map();
+  await db.pool.query(
+    `INSERT INTO series (organization_id, key) SELECT $1, k FROM unnest($2::text[]) AS k ON CONFLICT DO NOTHING`,
+    [organizationId, unique],
+  );
+  const { rows } = await db.pool.query<{ id: number; key: string }>(
+    `SELECT id, key FROM series WHERE organization_id = $1 AND key = ANY($2::text[])`,
+    [organizationId, unique],
+  );
+  return new Map(rows.map((r) => [r.key, r.id]));
+}
+
+const INSERT_CHUNK = 5000;
+
+/**
+ * Inserts points, skipping any (series, ts) already stored, in chunks passed as three arrays
+ * (one parameter per column keeps each statement small to parse whatever the chunk size).
+ * Returns how many were new.
+ */
+export async function insertPoints(db: Database, points: readonly PointRow[]): Promise<number> {
+  let inserted = 0;
+  for (let i = 0; i < points.length; i += INSERT_CHUNK) {
+    const chunk = points.slice(i, i + INSERT_CHUNK);
+    const result = await db.pool.query(
+      `INSERT INTO metric_points (series_id, ts, value)
+       SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::float8[])
+       ON CONFLICT DO NOTHING`,
+      [chunk.map((p) => p.seriesId), chunk.map((p) => p.ts.toISOString()), chunk.map((p) => p.value)],
+    );
+    inserted += result.rowCount ?? 0;
+  }
+  return inserted;
+}
+
+export interface SeriesWindowPoint {
+  ts: number;
+  avg: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+/**
+ * Points of one series over a window: raw below two days, the 5-minute aggregate below
+ * twenty days, the 1-hour aggregate beyond. Min and max travel with the average so that
+ * charts keep peaks visible after downsampling.
+ */
+export async function readSeriesWindow(
+  db: Database,
+  organizationId: string,
+  seriesId: number,
+  from: Date,
+  to: Date,
+): Promise<{ resolution: "raw" | "5m" | "1h"; points: SeriesWindowPoint[] }> {
+  const span = to.getTime() - from.getTime();
+  const day = 86_400_000;
+  if (span <= 2 * day) {
+    const { rows } = await db.pool.query<{ ts: Date; value: number | null }>(
+      `SELECT p.ts, p.value FROM metric_points p JOIN series s ON s.id = p.series_id
+       WHERE s.organization_id = $1 AND p.series_id = $2 AND p.ts >= $3 AND p.ts < $4 ORDER BY p.ts`,
+      [organizationId, seriesId, from, to],
+    );
+    return { resolution: "raw", points: rows.map((r) => ({ ts: r.ts.getTime(), avg: r.value, min: r.value, max: r.value })) };
+  }
+  const view = span <= 20 * day ? "metric_5m" : "metric_1h";
+  const { rows } = await db.pool.query<{ bucket: Date; avg: number | null; min: number | null; max: number | null }>(
+    `SELECT a.bucket, a.avg, a.min, a.max FROM ${view} a JOIN series s ON s.id = a.series_id
+     WHERE s.organization_id = $1 AND a.series_id = $2 AND a.bucket >= $3 AND a.bucket < $4 ORDER BY a.bucket`,
+    [organizationId, seriesId, from, to],
+  );
+  return {
+    resolution: view === "metric_5m" ? "5m" : "1h",
+    points: rows.map((r) => ({ ts: r.bucket.getTime(), avg: r.avg, min: r.min, max: r.max })),
+  };
+}
+
+/**
+ * PGlite runs no background workers, so continuous-aggregate policies never fire there: the
+ * worker (and the seeder) refresh the aggregates themselves. A no-op on plain PostgreSQL, where
+ * the aggregates are views.
+ */
+export async function refreshAggregates(db: Database, window?: { from: Date; to: Date }): Promise<void> {
+  if (db.info.kind !== "timescaledb") return;
+  for (const view of ["metric_5m", "metric_1h"]) {
+    await db.pool.query(`CALL refresh_continuous_aggregate($1::regclass, $2::timestamptz, $3::timestamptz)`, [
+      view,
+      window?.from ?? null,
+      window?.to ?? null,
+    ]);
+  }
+}
+
+export async function countPoints(db: Database, organizationId: string): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>(
+    `SELECT count(*)::bigint AS n FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1`,
+    [organizationId],
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,273 @@
+import path from "node:path";
+import { hashPassword } from "@tidemark/auth";
+import type { Configuration, Host, ServiceItem } from "@tidemark/model";
+import type { HourEntry, ThresholdPolicy } from "@tidemark/thresholds/policy";
+import { importConfiguration } from "../configuration.ts";
+import type { Database } from "../database.ts";
+import { ensureSeries, insertPoints, refreshAggregates } from "../metrics.ts";
+import { readNabSeries } from "./nab.ts";
+import { generatePoints, type SeriesShape } from "./synthetic.ts";
+
+export const DEMO_USER = { email: "demo@tidemark.dev", password: "tidemark-demo", name: "Demo Operator" };
+export const DEMO_ORG = { slug: "acme", name: "Acme Operations" };
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+interface DemoItem {
+  service: string;
+  url: string;
+  item: ServiceItem;
+  shape: SeriesShape;
+}
+
+const constantHours = (f: (hour: number) => number | null): HourEntry[] =>
+  Array.from({ length: 24 }, (_, h) => {
+    const v = f(h);
+    return v === null ? null : { kind: "constant", value: Math.round(v * 100) / 100 };
+  });
+
+/** Upper-bound policy following the daily cycle of a shape, as a person tuning it would write. */
+function upperPolicy(shape: SeriesShape, margin: number, warning = 10, critical = 30): ThresholdPolicy {
+  const level = (h: number) => (shape.base + shape.dailyAmplitude * ((1 - Math.cos(((h - 2) / 24) * 2 * Math.PI)) / 2)) * margin;
+  return {
+    periods: [
+      {
+        months: [],
+        weeks: [{ week: null, dayOfWeek: 1 }, { week: null, dayOfWeek: 7 }],
+        calcMethod: "<",
+        warning,
+        critical,
+        hours: { entries: constantHours((h) => level(h) * shape.weekendFactor), levels: Array(24).fill(null) },
+      },
+      {
+        months: [],
+        weeks: [],
+        calcMethod: "<",
+        warning,
+        critical,
+        hours: { entries: constantHours(level), levels: Array(24).fill(null) },
+      },
+    ],
+    holidays: [],
+    nullState: "UNKNOWN",
+    maxSoft: 3,
+    timeZone: "UTC",
+  };
+}
+
+/** "Should be higher than the same time last week" — Bischeck's classic time-based threshold. */
+function lastWeekPolicy(): ThresholdPolicy {
+  const self = "$$HOSTNAME$$-$$SERVICENAME$$-$$SERVICEITEMNAME$$";
+  const source = `avg(${self}[-167H], ${self}[-168H], ${self}[-169H])`;
+  return {
+    periods: [
+      {
+        months: [],
+        weeks: [],
+        calcMethod: ">",
+        warning: 20,
+        critical: 40,
+        hours: { entries: Array.from({ length: 24 }, () => ({ kind: "expression", source }) as const), levels: Array(24).fill(null) },
+      },
+    ],
+    holidays: [],
+    nullState: "UNKNOWN",
+    maxSoft: 3,
+    timeZone: "UTC",
+  };
+}
+
+function item(name: string, description: string, execStatement: string, policy: ThresholdPolicy | null): ServiceItem {
+  return {
+    name,
+    description,
+    execStatement,
+    thresholdClass: "Twenty4HourThreshold",
+    serviceItemClass: null,
+    cacheMaxCount: null,
+    policy,
+  };
+}
+
+function demoFleet(now: number): { configuration: Configuration; items: Map<string, SeriesShape> } {
+  const roles: { prefix: string; count: number; build: (host: string, i: number) => DemoItem[] }[] = [
+    {
+      prefix: "web",
+      count: 8,
+      build: (host, i) => {
+        const latency: SeriesShape = { base: 80 + i * 5, dailyAmplitude: 140, weekendFactor: 0.7, noise: 0.12, incidents: [] };
+        const requests: SeriesShape = { base: 400 + i * 30, dailyAmplitude: 2600, weekendFactor: 0.55, noise: 0.06, incidents: [] };
+        if (i === 2) latency.incidents.push({ start: now - 3 * DAY + 5 * 3_600_000, minutes: 95, factor: 3.2 });
+        if (i === 5) requests.incidents.push({ start: now - 5 * DAY + 13 * 3_600_000, minutes: 70, factor: 0.25 });
+        const url = `https://${host}.acme.example/health`;
+        return [
+          { service: "http", url, shape: latency, item: item("latency", "Response time (ms)", `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example -u /health","label":"time"}`, upperPolicy(latency, 1.35)) },
+          { service: "http", url, shape: requests, item: item("requests", "Requests per minute", `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example -u /stats","label":"rpm"}`, lastWeekPolicy()) },
+        ];
+      },
+    },
+    {
+      prefix: "api",
+      count: 6,
+      build: (host, i) => {
+        const latency: SeriesShape = { base: 35 + i * 3, dailyAmplitude: 60, weekendFactor: 0.8, noise: 0.1, incidents: [] };
+        const errors: SeriesShape = { base: 0.3, dailyAmplitude: 0.9, weekendFactor: 0.7, noise: 0.3, incidents: [] };
+        if (i === 1) errors.incidents.push({ start: now - 1 * DAY - 2 * 3_600_000, minutes: 40, factor: 9 });
+        const url = `https://${host}.acme.example/`;
+        return [
+          { service: "http", url, shape: latency, item: item("latency", "p95 latency (ms)", `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example","label":"time"}`, upperPolicy(latency, 1.4)) },
+          { service: "http", url, shape: errors, item: item("errorrate", "5xx per minute", `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example -u /errors","label":"errors"}`, upperPolicy(errors, 2.5, 50, 150)) },
+        ];
+      },
+    },
+    {
+      prefix: "db",
+      count: 4,
+      build: (host, i) => {
+        const connections: SeriesShape = { base: 20 + i * 4, dailyAmplitude: 90, weekendFactor: 0.6, noise: 0.08, incidents: [] };
+        const load: SeriesShape = { base: 0.4, dailyAmplitude: 2.4, weekendFactor: 0.6, noise: 0.15, incidents: [] };
+        if (i === 0) load.incidents.push({ start: now - 9 * DAY + 3 * 3_600_000, minutes: 180, factor: 2.6 });
+        const url = `postgres://monitor@${host}.acme.example/postgres`;
+        return [
+          { service: "postgres", url, shape: connections, item: item("connections", "Open connections", "SELECT count(*) FROM pg_stat_activity", upperPolicy(connections, 1.5)) },
+          { service: "postgres", url, shape: load, item: item("load", "Load average (1 min)", "SELECT 1", upperPolicy(load, 1.6, 20, 60)) },
+        ];
+      },
+    },
+    {
+      prefix: "cache",
+      count: 4,
+      build: (host) => {
+        const memory: SeriesShape = { base: 2.1, dailyAmplitude: 1.4, weekendFactor: 0.85, noise: 0.04, incidents: [] };
+        return [{ service: "redis", url: `shell://${host}`, shape: memory, item: item("memory", "Used memory (GB)", `{"check":"/usr/lib/nagios/plugins/check_tcp -H ${host}.acme.example -p 6379","label":"time"}`, upperPolicy(memory, 1.3)) }];
+      },
+    },
+    {
+      prefix: "queue",
+      count: 2,
+      build: (host, i) => {
+        const depth: SeriesShape = { base: 10, dailyAmplitude: 220, weekendFactor: 0.4, noise: 0.2, incidents: [] };
+        if (i === 1) depth.incidents.push({ start: now - 2 * DAY + 9 * 3_600_000, minutes: 55, factor: 4 });
+        return [{ service: "rabbitmq", url: `shell://${host}`, shape: depth, item: item("depth", "Messages waiting", `{"check":"/usr/lib/nagios/plugins/check_dummy 0","label":"depth"}`, upperPolicy(depth, 1.6, 25, 75)) }];
+      },
+    },
+  ];
+  const hosts: Host[] = [];
+  const shapes = new Map<string, SeriesShape>();
+  for (const role of roles) {
+    for (let i = 0; i < role.count; i++) {
+      const hostName = `${role.prefix}${String(i + 1).padStart(2, "0")}`;
+      const demoItems = role.build(hostName, i);
+      const services = new Map<string, Host["services"][number]>();
+      for (const d of demoItems) {
+        const service = services.get(d.service) ?? {
+          name: d.service,
+          description: "",
+          schedules: ["1M"],
+          url: d.url,
+          sendServiceData: true,
+          items: [],
+        };
+        service.items.push(d.item);
+        services.set(d.service, service);
+        shapes.set(`${hostName}-${d.service}-${d.item.name}`, d.shape);
+      }
+      hosts.push({ name: hostName, alias: `${hostName}.acme.example`, description: `${role.prefix} tier`, services: [...services.values()] });
+    }
+  }
+  // A Bischeck-style calculation over other series, run by the worker.
+  const webLatencies = Array.from({ length: 8 }, (_, i) => `web${String(i + 1).padStart(2, "0")}-http-latency[0]`).join(", ");
+  hosts.push({
+    name: "fleet",
+    alias: null,
+    description: "Calculated fleet-wide figures",
+    services: [
+      {
+        name: "web",
+        description: "Averages across the web tier",
+        schedules: ["1M"],
+        url: "bischeck://cache",
+        sendServiceData: true,
+        items: [item("avglatency", "Average latency of the web tier (ms)", `avg(${webLatencies})`, null)],
+      },
+    ],
+  });
+  return { configuration: { hosts }, items: shapes };
+}
+
+const NAB_SERIES = [
+  { file: "nyc_taxi.csv", host: "nyc", service: "taxi", item: "passengers", description: "NYC taxi passengers per 30 minutes (NAB)" },
+  { file: "ec2_cpu_utilization_5f5533.csv", host: "aws", service: "ec2", item: "cpu", description: "EC2 CPU utilisation % (NAB)" },
+  { file: "rds_cpu_utilization_cc0c53.csv", host: "aws", service: "rds", item: "cpu", description: "RDS CPU utilisation % (NAB)" },
+];
+
+export interface DemoSeedOptions {
+  /** Folder holding NAB's CSV files (shared/data/nab); skipped when null. */
+  nabDir: string | null;
+  days?: number;
+  now?: number;
+  log?: (message: string) => void;
+}
+
+/** Seeds the demo organisation once; returns false when it already exists. */
+export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boolean> {
+  const existing = await db.prisma.organization.findUnique({ where: { slug: DEMO_ORG.slug } });
+  if (existing) return false;
+  const log = opts.log ?? (() => {});
+  const now = Math.floor((opts.now ?? Date.now()) / MINUTE) * MINUTE;
+  const days = opts.days ?? 14;
+
+  const organization = await db.prisma.organization.create({ data: DEMO_ORG });
+  const user = await db.prisma.user.upsert({
+    where: { email: DEMO_USER.email },
+    update: {},
+    create: { email: DEMO_USER.email, name: DEMO_USER.name, passwordHash: await hashPassword(DEMO_USER.password) },
+  });
+  await db.prisma.membership.create({ data: { userId: user.id, organizationId: organization.id, role: "admin" } });
+
+  const { configuration, items } = demoFleet(now);
+  const nabHosts = new Map<string, Host>();
+  for (const s of NAB_SERIES) {
+    const host = nabHosts.get(s.host) ?? { name: s.host, alias: null, description: "Numenta Anomaly Benchmark series", services: [] };
+    host.services.push({
+      name: s.service,
+      description: s.description,
+      schedules: [s.host === "nyc" ? "30M" : "5M"],
+      url: "shell://localhost",
+      sendServiceData: true,
+      items: [item(s.item, s.description, "imported history", null)],
+    });
+    nabHosts.set(s.host, host);
+  }
+  if (opts.nabDir) configuration.hosts.push(...nabHosts.values());
+  const summary = await importConfiguration(db, organization.id, configuration);
+  log(`demo configuration: ${summary.hosts} hosts, ${summary.services} services, ${summary.items} items`);
+
+  const seriesIds = await ensureSeries(db, organization.id, [...items.keys()]);
+  let total = 0;
+  const started = Date.now();
+  let seed = 1;
+  for (const [key, shape] of items) {
+    const seriesId = seriesIds.get(key);
+    if (seriesId === undefined) continue;
+    const points = [...generatePoints(shape, { from: now - days * DAY, to: now, stepMs: MINUTE, seed: seed++ })].map((p) => ({
+      seriesId,
+      ts: new Date(p.ts),
+      value: p.value,
+    }));
+    total += await insertPoints(db, points);
+  }
+  if (opts.nabDir) {
+    const nabIds = await ensureSeries(db, organization.id, NAB_SERIES.map((s) => `${s.host}-${s.service}-${s.item}`));
+    for (const s of NAB_SERIES) {
+      const seriesId = nabIds.get(`${s.host}-${s.service}-${s.item}`);
+      if (seriesId === undefined) continue;
+      const rows = await readNabSeries(path.join(opts.nabDir, s.file), now);
+      total += await insertPoints(db, rows.map((r) => ({ seriesId, ts: new Date(r.ts), value: r.value })));
+    }
+  }
+  log(`demo history: ${total} points in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await refreshAggregates(db);
+  return true;
+}

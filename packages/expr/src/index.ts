@@ -1,0 +1,40 @@
+export type {
+  BinaryNode,
+  BinaryOp,
+  CallNode,
+  Expr,
+  NamePart,
+  NameSegment,
+  NullNode,
+  NumberNode,
+  RefNode,
+  Selector,
+  SeriesName,
+  Span,
+  TimeOffset,
+  TimeUnit,
+  UnaryNode,
+  UnaryOp,
+} from "./ast.ts";
+export { isListSelector, offsetMs } from "./ast.ts";
+export { type CompiledExpr, compile, type EvalContext } from "./compile.ts";
+export {
+  BadRangeError,
+  EvalError,
+  ExprError,
+  type ExprErrorCode,
+  ExprSyntaxError,
+  LimitError,
+  type Position,
+  UnknownSeriesError,
+} from "./errors.ts";
+export { compiled, evaluate } from "./evaluate.ts";
+export { FUNCTIONS, type FunctionInfo } from "./functions.ts";
+export { DEFAULT_LIMITS, type Limits } from "./limits.ts";
+export { InMemorySeriesData, type InMemoryOptions, type Point } from "./memory-series.ts";
+export { type Macros, seriesKey, splitSeriesKey } from "./names.ts";
+export { type ParseOptions, parse } from "./parser.ts";
+export { print } from "./printer.ts";
+export { type Reference, type ReferencesOptions, references } from "./references.ts";
+export type { SeriesData } from "./series-data.ts";
+export { stripPositions } from "./strip.ts";

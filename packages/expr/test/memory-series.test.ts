@@ -1,0 +1,93 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { InMemorySeriesData } from "../src/index.ts";
+
+/** The obvious, slow model the ring buffer must agree with. */
+class Naive {
+  points: { ts: number; value: number | null }[] = [];
+  constructor(private readonly capacity: number) {}
+  append(ts: number, value: number | null) {
+    const at = this.points.findIndex((p) => p.ts > ts);
+    if (at === -1) this.points.push({ ts, value });
+    else this.points.splice(at, 0, { ts, value });
+    if (this.points.length > this.capacity) this.points.shift();
+  }
+  byIndex(i: number) {
+    return this.points[this.points.length - 1 - i]?.value ?? null;
+  }
+  nearest(at: number) {
+    let best: { ts: number; value: number | null } | undefined;
+    for (const p of this.points) if (best === undefined || Math.abs(p.ts - at) <= Math.abs(best.ts - at)) best = p;
+    return best?.value ?? null;
+  }
+  timeRange(from: number, to: number | null) {
+    return this.points
+      .filter((p) => p.ts <= from && (to === null || p.ts >= to))
+      .map((p) => p.value)
+      .reverse();
+  }
+}
+
+describe("InMemorySeriesData", () => {
+  it("indexes newest first and pads missing indices with null", () => {
+    const d = new InMemorySeriesData();
+    d.appendMany("s", [
+      { ts: 1, value: 10 },
+      { ts: 2, value: null },
+      { ts: 3, value: 30 },
+    ]);
+    expect([d.byIndex("s", 0), d.byIndex("s", 1), d.byIndex("s", 2), d.byIndex("s", 3)]).toEqual([30, null, 10, null]);
+    expect(d.byIndexRange("s", 1, 4)).toEqual([null, 10, null, null]);
+    expect(d.byIndexRange("nope", 0, 1)).toEqual([null, null]);
+    expect(d.size("s")).toBe(3);
+  });
+
+  it("drops the oldest points beyond its capacity", () => {
+    const d = new InMemorySeriesData({ capacity: 3 });
+    for (let i = 1; i <= 10; i++) d.append("s", i, i);
+    expect(d.byIndexRange("s", 0, 3)).toEqual([10, 9, 8, null]);
+    expect(d.timeRange("s", 100, null)).toEqual([10, 9, 8]);
+    d.append("s", 0, 0); // older than everything kept: dropped at once
+    expect(d.timeRange("s", 100, null)).toEqual([10, 9, 8]);
+    d.append("s", 8.5, 85);
+    expect(d.timeRange("s", 100, null)).toEqual([10, 9, 85]);
+  });
+
+  it("agrees with a naive model under random appends, late points and lookups", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 200 }), fc.option(fc.integer({ min: -50, max: 50 }), { nil: null })), { maxLength: 120 }),
+        fc.array(fc.tuple(fc.integer({ min: -10, max: 210 }), fc.integer({ min: -10, max: 210 }), fc.integer({ min: 0, max: 50 }))),
+        (capacity, appends, queries) => {
+          const d = new InMemorySeriesData({ capacity });
+          const model = new Naive(capacity);
+          for (const [ts, value] of appends) {
+            d.append("s", ts, value);
+            model.append(ts, value);
+          }
+          for (const [a, b, index] of queries) {
+            const [from, to] = a >= b ? [a, b] : [b, a];
+            expect(d.byIndex("s", index)).toBe(model.byIndex(index));
+            expect(d.timeRange("s", from, to)).toEqual(model.timeRange(from, to));
+            expect(d.timeRange("s", from, null)).toEqual(model.timeRange(from, null));
+            if (appends.length > 0) expect(d.nearest("s", a)).toBe(model.nearest(a));
+          }
+        },
+      ),
+    );
+  });
+
+  it("stops a time range after max + 1 values", () => {
+    const d = new InMemorySeriesData();
+    for (let i = 0; i < 1000; i++) d.append("s", i, i);
+    expect(d.timeRange("s", 999, null, 10)).toHaveLength(11);
+  });
+
+  it("stores non-finite values as null", () => {
+    const d = new InMemorySeriesData();
+    d.append("s", 1, Number.NaN);
+    d.append("s", 2, Number.POSITIVE_INFINITY);
+    expect(d.byIndexRange("s", 0, 1)).toEqual([null, null]);
+  });
+});

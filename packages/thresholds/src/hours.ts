@@ -1,0 +1,116 @@
+import { type CompiledExpr, compiled, EvalError, ExprError, type Limits, type Macros, parse, type SeriesData } from "@tidemark/expr";
+import type { HourEntry, Period } from "./policy.ts";
+
+/** What expression hour entries are evaluated against. */
+export interface ThresholdContext {
+  readonly data?: SeriesData;
+  readonly macros?: Macros;
+  readonly dropNulls?: boolean;
+  readonly unknownSeries?: "error" | "null";
+  readonly limits?: Partial<Limits>;
+}
+
+type PreparedEntry =
+  | { readonly kind: "constant"; readonly value: number }
+  | { readonly kind: "expression"; readonly expr: CompiledExpr }
+  | { readonly kind: "invalid"; readonly error: ExprError }
+  | null;
+
+export const HOUR_MS = 3_600_000;
+const prepared = new WeakMap<Period, readonly PreparedEntry[]>();
+
+function prepareEntry(entry: HourEntry): PreparedEntry {
+  if (entry === null) return null;
+  if (entry.kind === "constant") return entry;
+  try {
+    return { kind: "expression", expr: compiled(parse(entry.source)) };
+  } catch (error) {
+    if (error instanceof ExprError) return { kind: "invalid", error };
+    throw error;
+  }
+}
+
+/** Expression sources are parsed and compiled once per period object, not once per evaluation. */
+function entries(period: Period): readonly PreparedEntry[] {
+  let list = prepared.get(period);
+  if (list === undefined) {
+    list = period.hours.entries.map(prepareEntry);
+    prepared.set(period, list);
+  }
+  return list;
+}
+
+export interface HourValue {
+  readonly value: number | null;
+  readonly error: ExprError | null;
+}
+
+const NULL_HOUR: HourValue = { value: null, error: null };
+
+/**
+ * T[hour] of a period. An expression is evaluated with `now` = the instant its hour starts, so
+ * that a point evaluation and a preview curve agree and each hour is computed once; Bischeck's
+ * behaviour on a failing expression (a null threshold) is kept, with the error reported.
+ */
+export function hourValue(period: Period, hour: number, now: number, context: ThresholdContext | undefined): HourValue {
+  const entry = entries(period)[hour];
+  if (entry === undefined || entry === null) return NULL_HOUR;
+  switch (entry.kind) {
+    case "constant":
+      return { value: entry.value, error: null };
+    case "invalid":
+      return { value: null, error: entry.error };
+    case "expression": {
+      if (context?.data === undefined) {
+        return { value: null, error: new EvalError("no series data in the context for an expression hour", { offset: 0, line: 1, column: 1 }) };
+      }
+      try {
+        return {
+          value: entry.expr.run({
+            now,
+            data: context.data,
+            macros: context.macros,
+            dropNulls: context.dropNulls,
+            unknownSeries: context.unknownSeries,
+            limits: context.limits,
+          }),
+          error: null,
+        };
+      } catch (error) {
+        if (error instanceof ExprError) return { value: null, error };
+        throw error;
+      }
+    }
+  }
+}
+
+/** Everything needed to compute T(h:m) for every minute m of one local hour. */
+export interface HourSpan {
+  readonly from: HourValue;
+  readonly to: HourValue;
+  /** Percent, after the per-hour override. */
+  readonly warning: number;
+  readonly critical: number;
+}
+
+/**
+ * T[h] and T[(h+1) mod 24] from the same period's table: at 23:xx the next value is hour 0 of
+ * the same period, as in Bischeck, even when the next day would select another period.
+ */
+export function hourSpan(period: Period, hour: number, hourStart: number, valueOf: (hour: number, now: number) => HourValue): HourSpan {
+  const levels = period.hours.levels[hour] ?? null;
+  return {
+    from: valueOf(hour, hourStart),
+    to: valueOf((hour + 1) % 24, hourStart + HOUR_MS),
+    warning: levels?.warning ?? period.warning,
+    critical: levels?.critical ?? period.critical,
+  };
+}
+
+/** T(h:m) = T[h] + m·(T[h+1] − T[h]) / 60; null when either neighbour is null. */
+export function interpolate(span: HourSpan, minute: number): number | null {
+  const a = span.from.value;
+  const b = span.to.value;
+  if (a === null || b === null) return null;
+  return a + (minute * (b - a)) / 60;
+}

@@ -1,0 +1,53 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { bin, REPO_ROOT } from "./paths.ts";
+import { run } from "./processes.ts";
+
+function* walk(dir: string): Generator<string> {
+  if (!existsSync(dir)) return;
+  if (statSync(dir).isFile()) {
+    yield dir;
+    return;
+  }
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name === ".next" || entry.name.startsWith(".")) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else yield full;
+  }
+}
+
+/** A fingerprint of everything a build reads, so an unchanged checkout starts without rebuilding. */
+function fingerprint(roots: string[]): string {
+  const hash = createHash("sha256");
+  for (const root of roots) {
+    for (const file of [...walk(root)].sort()) {
+      const s = statSync(file);
+      hash.update(`${path.relative(REPO_ROOT, file)}:${s.size}:${s.mtimeMs}\n`);
+    }
+  }
+  return hash.digest("hex");
+}
+
+/** `prisma generate` needs no engine binary; the schema engine it would look for is unused. */
+export async function ensurePrismaClient(log: (m: string) => void): Promise<void> {
+  const schema = path.join(REPO_ROOT, "prisma", "schema.prisma");
+  const client = path.join(REPO_ROOT, "packages", "db", "src", "generated", "prisma", "client.ts");
+  if (existsSync(client) && statSync(client).mtimeMs >= statSync(schema).mtimeMs) return;
+  log("generating the Prisma client");
+  await run(bin("prisma"), ["generate"], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: "/bin/true", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  });
+}
+
+export async function ensureWebBuild(log: (m: string) => void): Promise<void> {
+  const web = path.join(REPO_ROOT, "apps", "web");
+  const stampFile = path.join(web, ".next", "tidemark-build-stamp");
+  const stamp = fingerprint([path.join(web, "src"), path.join(web, "next.config.ts"), path.join(REPO_ROOT, "packages"), path.join(REPO_ROOT, "package-lock.json")]);
+  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return;
+  log("building the web app (first start, or the sources changed)");
+  await run(bin("next"), ["build"], { cwd: web, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  writeFileSync(stampFile, stamp);
+}

@@ -1,0 +1,42 @@
+import path from "node:path";
+import { connectDatabase, type Database, migrate, type MigrationResult } from "@tidemark/db";
+import { MIGRATIONS_DIR } from "@tidemark/db/paths";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "@tidemark/embedded-pg";
+
+export interface PreparedDatabase {
+  url: string;
+  embedded: EmbeddedPostgres | null;
+  db: Database;
+  migration: MigrationResult;
+}
+
+/**
+ * DATABASE_URL when set; otherwise the embedded TimescaleDB on `<dataDir>/db`. Then the
+ * migrations. Every failure surfaces as one sentence (the errors below carry it).
+ */
+export async function prepareDatabase(opts: {
+  dataDir: string;
+  embeddedPort?: number;
+  log: (message: string) => void;
+}): Promise<PreparedDatabase> {
+  let embedded: EmbeddedPostgres | null = null;
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(opts.dataDir, "db"), port: opts.embeddedPort });
+    url = embedded.url;
+    opts.log(`embedded TimescaleDB serving ${path.join(opts.dataDir, "db")} on 127.0.0.1:${embedded.port}`);
+  }
+  try {
+    const db = await connectDatabase(url, { max: 5, applicationName: "tidemark-start" });
+    const client = await db.pool.connect();
+    try {
+      const migration = await migrate(client, MIGRATIONS_DIR);
+      return { url, embedded, db, migration };
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from "node:child_process";
+
+/** Children that stop together: on shutdown each gets SIGTERM, then SIGKILL after a grace period. */
+export class ProcessGroup {
+  private readonly children = new Set<ChildProcess>();
+  private stopping = false;
+
+  constructor(private readonly onUnexpectedExit: (name: string, code: number | null) => void) {}
+
+  start(name: string, command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess {
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+    const prefix = (chunk: Buffer) =>
+      chunk
+        .toString()
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => `[${name}] ${l}\n`)
+        .join("");
+    child.stdout?.on("data", (c: Buffer) => process.stdout.write(prefix(c)));
+    child.stderr?.on("data", (c: Buffer) => process.stderr.write(prefix(c)));
+    this.children.add(child);
+    child.on("exit", (code) => {
+      this.children.delete(child);
+      if (!this.stopping) this.onUnexpectedExit(name, code);
+    });
+    return child;
+  }
+
+  async stopAll(graceMs = 8000): Promise<void> {
+    this.stopping = true;
+    await Promise.all(
+      [...this.children].map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+            child.once("exit", () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill("SIGTERM");
+          }),
+      ),
+    );
+  }
+}
+
+export async function run(command: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: "inherit" });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
+  });
+}
+
+export async function waitForHttp(url: string, timeoutMs: number): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return response;
+      last = new Error(`HTTP ${response.status}: ${await response.text()}`);
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s: ${last instanceof Error ? last.message : String(last)}`);
+}

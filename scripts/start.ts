@@ -1,0 +1,74 @@
+/**
+ * `npm start`: everything on one machine. The embedded TimescaleDB (unless DATABASE_URL is
+ * set), migrations, the demo organisation on first start, the web app, the worker and a local
+ * agent; prints the URL and the demo sign-in. Ctrl-C stops it all cleanly.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { DEMO_USER, seedDemo } from "@tidemark/db/seed";
+import { ensurePrismaClient, ensureWebBuild } from "./lib/build.ts";
+import { prepareDatabase } from "./lib/database.ts";
+import { fail, say } from "./lib/log.ts";
+import { bin, DATA_DIR, REPO_ROOT, sharedDir } from "./lib/paths.ts";
+import { isPortFree } from "./lib/ports.ts";
+import { ProcessGroup, waitForHttp } from "./lib/processes.ts";
+
+const started = Date.now();
+const port = Number(process.env.PORT ?? 3000);
+if (!Number.isInteger(port) || port < 1 || port > 65_535) fail(`PORT=${process.env.PORT} is not a port number (1-65535).`);
+const embeddedPort = process.env.TIDEMARK_DB_PORT ? Number(process.env.TIDEMARK_DB_PORT) : undefined;
+
+let stopEmbedded: () => Promise<void> | undefined = () => undefined;
+
+async function main() {
+  if (!(await isPortFree(port, "0.0.0.0"))) {
+    fail(`Port ${port} is already in use: stop what is using it, or start Tidemark on another port with PORT=3001 npm start.`);
+  }
+  await ensurePrismaClient(say);
+  const prepared = await prepareDatabase({ dataDir: DATA_DIR, embeddedPort, log: say });
+  stopEmbedded = () => prepared.embedded?.stop();
+  const { db, migration } = prepared;
+  say(
+    `database: ${db.info.kind === "timescaledb" ? `TimescaleDB ${db.info.timescaleVersion}` : "plain PostgreSQL"} (PostgreSQL ${db.info.serverVersion}); ` +
+      `migrations: ${migration.applied.length} applied now, ${migration.alreadyApplied} already`,
+  );
+  const nabDir = sharedDir("data", "nab");
+  if (await seedDemo(db, { nabDir, log: say })) say("demo organisation seeded");
+  await db.close();
+
+  await ensureWebBuild(say);
+
+  let shuttingDown = false;
+  const group = new ProcessGroup((name, code) => {
+    if (shuttingDown) return;
+    process.stderr.write(`[tidemark] ${name} exited unexpectedly (code ${code}); stopping everything.\n`);
+    void shutdown(1);
+  });
+  const env = { ...process.env, DATABASE_URL: prepared.url, NEXT_TELEMETRY_DISABLED: "1" };
+  group.start("web", bin("next"), ["start", "-p", String(port)], { cwd: path.join(REPO_ROOT, "apps", "web"), env });
+  for (const app of ["worker", "agent"]) {
+    const entry = path.join(REPO_ROOT, "apps", app, "src", "main.ts");
+    if (existsSync(entry)) group.start(app, bin("tsx"), [entry], { cwd: path.join(REPO_ROOT, "apps", app), env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}` } });
+  }
+
+  async function shutdown(code: number) {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    say("stopping…");
+    await group.stopAll();
+    await prepared.embedded?.stop();
+    say("stopped");
+    process.exit(code);
+  }
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+
+  const health = (await (await waitForHttp(`http://127.0.0.1:${port}/api/health`, 60_000)).json()) as { database: { kind: string } };
+  say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s — database: ${health.database.kind}`);
+  say(`open http://localhost:${port} and sign in as ${DEMO_USER.email} / ${DEMO_USER.password}`);
+}
+
+main().catch(async (error: unknown) => {
+  await stopEmbedded();
+  fail(error instanceof Error ? error.message : String(error));
+});
