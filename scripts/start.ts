@@ -33,7 +33,8 @@ async function main() {
       `migrations: ${migration.applied.length} applied now, ${migration.alreadyApplied} already`,
   );
   const nabDir = sharedDir("data", "nab");
-  if (await seedDemo(db, { nabDir, log: say })) say("demo organisation seeded");
+  const days = process.env.TIDEMARK_DEMO_DAYS ? Number(process.env.TIDEMARK_DEMO_DAYS) : undefined;
+  if (await seedDemo(db, { nabDir, days, log: say })) say("demo organisation seeded");
   await db.close();
 
   await ensureWebBuild(say);

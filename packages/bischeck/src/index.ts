@@ -19,7 +19,11 @@
  * - Defaults: desc "" , sendserver true, maxSoft 3 (from the service's `<state><maxsoft>`), nullState
  *   UNKNOWN, time zone UTC. Holidays of 24thresholds.xml go to every imported policy; the export
  *   writes one holiday list (their union, with a warning, if policies differ).
- * - Text is trimmed on import, so values with leading or trailing whitespace do not round-trip.
+ * - Liberal where the model is: a host without services and a service without items are accepted
+ *   (bischeck.xsd wants one), `<sendserviceData>` is read like `<sendserver>`, "run after" schedules
+ *   (`h-s`) become `after:h-s`, percentages may be decimals.
+ * - Text is trimmed on import, so values with leading or trailing whitespace do not round-trip;
+ *   nullState, timeZone and per-hour levels on hours without a threshold are not written (warnings).
  */
 export {
   type BischeckFile,

@@ -163,6 +163,7 @@ class BischeckReader {
   }
 
   private readService(el: XmlElement, host: string): Service | null {
+    this.begin(el);
     const c = readChildren(this.ctx, el, {
       ...SERVICE_FIELDS,
       template: "?",
@@ -246,7 +247,10 @@ class BischeckReader {
     const missing = (["name", "url", "schedules"] as const).filter(
       (k) => fields[k] === undefined || (k === "schedules" && fields.schedules?.length === 0),
     );
-    for (const k of missing) this.ctx.error(el, `<${el.name}> is missing <${k === "schedules" ? "schedule" : k}>`);
+    this.reportMissing(
+      el,
+      missing.map((k) => (k === "schedules" ? "schedule" : k)),
+    );
     if (missing.length > 0 || !fields.name || !fields.url || !fields.schedules) return null;
     return {
       name: fields.name,
@@ -279,6 +283,7 @@ class BischeckReader {
 
   /** A `<serviceitem>`: either a full definition or a `<template>` with overrides. */
   private readServiceItem(el: XmlElement): ReadItem | null {
+    this.begin(el);
     const c = readChildren(this.ctx, el, {
       ...ITEM_FIELDS,
       template: "?",
@@ -327,8 +332,10 @@ class BischeckReader {
   }
 
   private completeItem(el: XmlElement, fields: ItemFields): ItemDefinition | null {
-    if (fields.name === undefined) this.ctx.error(el, `<${el.name}> is missing <name>`);
-    if (fields.execStatement === undefined) this.ctx.error(el, `<${el.name}> is missing <execstatement>`);
+    this.reportMissing(
+      el,
+      [fields.name === undefined && "name", fields.execStatement === undefined && "execstatement"].filter((m) => m !== false),
+    );
     if (fields.name === undefined || fields.execStatement === undefined) return null;
     return {
       name: fields.name,

@@ -86,11 +86,18 @@ async function start(dataDir: string, opts: EmbeddedPostgresOptions, forget: () 
 
     const pgdata = path.join(dataDir, "pgdata");
     ensureWritableDir(pgdata);
-    db = await PGlite.create({ dataDir: pgdata, database: "postgres", extensions: { timescaledb } });
+    db = await openPglite(pgdata);
+    if (!(await isPostgresDb(db))) {
+      // A fresh data dir comes up in template1 whatever was asked: reopen it now that initdb
+      // has created the "postgres" database, so the URL's database is the real one.
+      await db.close();
+      db = await openPglite(pgdata);
+    }
     await db.exec("CREATE EXTENSION IF NOT EXISTS timescaledb");
     log(`PGlite ready on ${pgdata} in ${Date.now() - t0} ms`);
 
-    const shimmed = installProtocolShim(db, { log });
+    const trace = process.env.EMBEDDED_PG_TRACE ? (line: string) => log(`trace: ${line}`) : undefined;
+    const shimmed = installProtocolShim(db, { log, trace });
     const server = new PGLiteSocketServer({
       // pglite-socket is typed against @electric-sql/pglite; this build has the same shape.
       db: shimmed as unknown as ConstructorParameters<typeof PGLiteSocketServer>[0]["db"],
@@ -128,6 +135,15 @@ async function start(dataDir: string, opts: EmbeddedPostgresOptions, forget: () 
     releaseLock();
     throw e;
   }
+}
+
+function openPglite(pgdata: string): Promise<PGlite> {
+  return PGlite.create({ dataDir: pgdata, database: "postgres", extensions: { timescaledb } });
+}
+
+async function isPostgresDb(db: PGlite): Promise<boolean> {
+  const res = await db.query<{ db: string }>("SELECT current_database() AS db");
+  return res.rows[0]?.db === "postgres";
 }
 
 /**

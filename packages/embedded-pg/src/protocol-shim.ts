@@ -9,7 +9,10 @@
  *  - the last ReadyForQuery said 'T' (in a transaction block) or 'E' (failed transaction), or
  *  - an extended-protocol sequence (Parse/Bind/Describe/Execute/Close/Flush) has been sent and
  *    its Sync has not yet been: otherwise another connection's Parse would replace the unnamed
- *    statement/portal in the middle of this one's sequence and both clients hang or get mixed up.
+ *    statement/portal in the middle of this one's sequence and both clients hang or get mixed up,
+ *  - more generally, the last message sent has not led to a ReadyForQuery yet: the startup
+ *    message is answered with a password request, and another connection's messages sent before
+ *    that password get no answer at all (measured: a pool of 5 then hangs on its first queries).
  */
 
 /** The part of PGlite the shim needs. */
@@ -35,10 +38,17 @@ export interface ProtocolState {
   readonly status: TransactionStatus;
   /** An extended-protocol sequence was started and its Sync has not been sent yet. */
   readonly syncPending: boolean;
+  /**
+   * A message was sent whose cycle has not reached ReadyForQuery yet: the startup message
+   * (the backend then waits for that client's password), an extended sequence, a COPY...
+   */
+  readonly awaitingReady: boolean;
 }
 
 export interface ShimOptions {
   log?: (msg: string) => void;
+  /** Called for every message with its type, the backend message types answered and the state. */
+  trace?: (line: string) => void;
 }
 
 /** Frontend message types that belong to an extended-protocol sequence ended by Sync ('S'). */
@@ -163,12 +173,13 @@ export function installProtocolShim<T extends RawProtocolBackend>(
   db: T,
   opts: ShimOptions = {},
 ): T & ShimmedBackend & { protocolState: ProtocolState } {
-  const state = { status: "I" as TransactionStatus, syncPending: false };
+  const state = { status: "I" as TransactionStatus, syncPending: false, awaitingReady: false };
   /** A Parse was refused locally: swallow the rest of the sequence until its Sync. */
   let skipUntilSync = false;
   const scanner = new BackendMessageScanner((s) => {
     state.status = s;
     state.syncPending = false;
+    state.awaitingReady = false;
   });
 
   const rawExec = db.execProtocolRaw.bind(db);
@@ -177,8 +188,10 @@ export function installProtocolShim<T extends RawProtocolBackend>(
     const type = frontendType(message);
     if (EXTENDED.has(type)) state.syncPending = true;
     else if (type === SYNC) state.syncPending = false;
+    state.awaitingReady = true;
     const data = await rawExec(message, options);
     scanner.push(data);
+    opts.trace?.(`${type || "startup"} (${message.length} B) -> ${backendTypes(data)} ${JSON.stringify(state)}`);
     return data;
   };
   db.execProtocolRaw = trackedExec;
@@ -240,8 +253,19 @@ export function installProtocolShim<T extends RawProtocolBackend>(
     emit(data);
   };
 
-  shimmed.isInTransaction = () => state.syncPending || state.status !== "I";
+  shimmed.isInTransaction = () => state.syncPending || state.awaitingReady || state.status !== "I";
 
   Object.defineProperty(shimmed, "protocolState", { get: () => ({ ...state }), configurable: true });
   return shimmed;
+}
+
+/** "1", "2", "T", "DC", "Z"...: the type bytes of the backend messages in `b`. */
+function backendTypes(b: Uint8Array): string {
+  let off = 0;
+  let out = "";
+  while (off + 5 <= b.length) {
+    out += String.fromCharCode(b[off] ?? 0);
+    off += 1 + readInt32(b, off + 1);
+  }
+  return off === b.length ? out : `${out}+${b.length - off}B?`;
 }

@@ -14,9 +14,7 @@ export interface TimeOffset {
 }
 
 /** A piece of a host, service or item name: literal text, or a `$$NAME$$` macro. */
-export type NameSegment =
-  | { readonly kind: "text"; readonly text: string }
-  | { readonly kind: "macro"; readonly name: string };
+export type NameSegment = { readonly kind: "text"; readonly text: string } | { readonly kind: "macro"; readonly name: string };
 
 /** Segments in order; adjacent text segments are always merged, and empty text never occurs. */
 export type NamePart = readonly NameSegment[];

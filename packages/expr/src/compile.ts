@@ -1,5 +1,5 @@
 import { type BinaryOp, type CallNode, type Expr, isListSelector, offsetMs, type RefNode, type Span } from "./ast.ts";
-import { EvalError, LimitError, UnknownSeriesError } from "./errors.ts";
+import { ExprEvalError, LimitError, UnknownSeriesError } from "./errors.ts";
 import { arityProblem, type FunctionDef, lookupFunction } from "./functions.ts";
 import { DEFAULT_LIMITS, type Limits, resolveLimits } from "./limits.ts";
 import { hasMacros, type Macros, resolveSeries } from "./names.ts";
@@ -54,7 +54,7 @@ function clean(v: unknown): number | null {
 
 function finite(v: number, span: Span, what: string): number {
   if (Number.isFinite(v)) return v;
-  throw new EvalError(`${what} is not a finite number`, span);
+  throw new ExprEvalError(`${what} is not a finite number`, span);
 }
 
 /** Resolves the series key once when the name has no macros, per evaluation otherwise. */
@@ -88,7 +88,7 @@ function compileScalarRef(node: RefNode): Scalar {
       return k === null ? null : clean(rt.data.nearest(k, rt.now - ms));
     };
   }
-  throw new EvalError("a range or list reference where a single value is expected", node.span);
+  throw new ExprEvalError("a range or list reference where a single value is expected", node.span);
 }
 
 function compileListRef(node: RefNode): Values {
@@ -177,7 +177,7 @@ function compileBinary(op: BinaryOp, left: Scalar, right: Scalar, span: Span): S
     const a = left(rt);
     const b = right(rt);
     if (a === null || b === null) return null;
-    if (divides && b === 0) throw new EvalError("division by zero (divNull gives null instead)", span);
+    if (divides && b === 0) throw new ExprEvalError("division by zero (divNull gives null instead)", span);
     return finite(f(a, b), span, what);
   };
 }
@@ -220,9 +220,9 @@ function withoutNulls(values: readonly (number | null)[], dropNulls: boolean): r
 
 function compileCall(node: CallNode): Scalar {
   const fn: FunctionDef | undefined = lookupFunction(node.name);
-  if (fn === undefined) throw new EvalError(`unknown function '${node.name}'`, node.span);
+  if (fn === undefined) throw new ExprEvalError(`unknown function '${node.name}'`, node.span);
   const problem = arityProblem(fn, node.args.length);
-  if (problem !== null) throw new EvalError(`expected ${problem}`, node.span);
+  if (problem !== null) throw new ExprEvalError(`expected ${problem}`, node.span);
   const span = node.span;
   const what = `the result of ${node.name}(…)`;
   switch (fn.kind) {

@@ -5,13 +5,7 @@ export interface Position {
   readonly column: number;
 }
 
-export type ExprErrorCode =
-  | "SYNTAX"
-  | "UNKNOWN_SERIES"
-  | "UNKNOWN_MACRO"
-  | "BAD_RANGE"
-  | "LIMIT"
-  | "EVAL";
+export type ExprErrorCode = "SYNTAX" | "UNKNOWN_SERIES" | "UNKNOWN_MACRO" | "BAD_RANGE" | "LIMIT" | "EVAL";
 
 /**
  * Every failure of the expression language is an ExprError, so callers (the worker, the preview,
@@ -69,7 +63,7 @@ export class LimitError extends ExprError {
   }
 }
 
-export class EvalError extends ExprError {
+export class ExprEvalError extends ExprError {
   constructor(detail: string, position: Position, code: "EVAL" | "UNKNOWN_MACRO" = "EVAL") {
     super(code, `${detail} at ${at(position)}`, position);
   }

@@ -91,7 +91,10 @@ function round(args: readonly number[]): number {
 }
 
 const DEFINITIONS: readonly FunctionDef[] = [
-  { ...scalar("round", 1, "round(x[, decimals])", "Rounds to the nearest integer (halves up), or to the given number of decimals.", round), maxArgs: 2 },
+  {
+    ...scalar("round", 1, "round(x[, decimals])", "Rounds to the nearest integer (halves up), or to the given number of decimals.", round),
+    maxArgs: 2,
+  },
   scalar("ceil", 1, "ceil(x)", "Smallest integer not less than x.", (a) => Math.ceil(first(a))),
   scalar("floor", 1, "floor(x)", "Largest integer not greater than x.", (a) => Math.floor(first(a))),
   scalar("abs", 1, "abs(x)", "Absolute value.", (a) => Math.abs(first(a))),
@@ -117,7 +120,9 @@ const DEFINITIONS: readonly FunctionDef[] = [
   list("stdev", "Population standard deviation of the values.", stdev),
   list("median", "Median; the mean of the two middle values for an even count.", median),
   scalar("multNull", 2, "multNull(x, y)", "x · y; null when either is null.", (a) => first(a) * second(a)),
-  scalar("divNull", 2, "divNull(x, y)", "x / y; null when either is null or y is 0.", (a) => (second(a) === 0 ? null : first(a) / second(a))),
+  scalar("divNull", 2, "divNull(x, y)", "x / y; null when either is null or y is 0.", (a) =>
+    second(a) === 0 ? null : first(a) / second(a),
+  ),
 ];
 
 const BY_NAME: ReadonlyMap<string, FunctionDef> = new Map(DEFINITIONS.map((d) => [d.name, d]));
@@ -125,7 +130,8 @@ const BY_NAME: ReadonlyMap<string, FunctionDef> = new Map(DEFINITIONS.map((d) =>
 /** Null when `count` arguments suit `fn`, otherwise what was expected. */
 export function arityProblem(fn: FunctionInfo, count: number): string | null {
   if (count >= fn.minArgs && (fn.maxArgs === null || count <= fn.maxArgs)) return null;
-  const arity = fn.maxArgs === null ? `at least ${fn.minArgs}` : fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
+  const arity =
+    fn.maxArgs === null ? `at least ${fn.minArgs}` : fn.minArgs === fn.maxArgs ? `${fn.minArgs}` : `${fn.minArgs} to ${fn.maxArgs}`;
   return `${arity} argument(s) for ${fn.signature}`;
 }
 
@@ -134,6 +140,11 @@ export function lookupFunction(name: string): FunctionDef | undefined {
 }
 
 /** Names, arities and descriptions for autocomplete and documentation. */
-export const FUNCTIONS: readonly FunctionInfo[] = DEFINITIONS.map(
-  ({ name, minArgs, maxArgs, acceptsLists, signature, description }) => ({ name, minArgs, maxArgs, acceptsLists, signature, description }),
-);
+export const FUNCTIONS: readonly FunctionInfo[] = DEFINITIONS.map(({ name, minArgs, maxArgs, acceptsLists, signature, description }) => ({
+  name,
+  minArgs,
+  maxArgs,
+  acceptsLists,
+  signature,
+  description,
+}));

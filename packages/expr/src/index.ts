@@ -20,9 +20,11 @@ export { isListSelector, offsetMs } from "./ast.ts";
 export { type CompiledExpr, compile, type EvalContext } from "./compile.ts";
 export {
   BadRangeError,
-  EvalError,
   ExprError,
   type ExprErrorCode,
+  ExprEvalError,
+  /** The name the design uses; ExprEvalError avoids shadowing the global EvalError. */
+  ExprEvalError as EvalError,
   ExprSyntaxError,
   LimitError,
   type Position,
@@ -31,7 +33,7 @@ export {
 export { compiled, evaluate } from "./evaluate.ts";
 export { FUNCTIONS, type FunctionInfo } from "./functions.ts";
 export { DEFAULT_LIMITS, type Limits } from "./limits.ts";
-export { InMemorySeriesData, type InMemoryOptions, type Point } from "./memory-series.ts";
+export { type InMemoryOptions, InMemorySeriesData, type Point } from "./memory-series.ts";
 export { type Macros, seriesKey, splitSeriesKey } from "./names.ts";
 export { type ParseOptions, parse } from "./parser.ts";
 export { print } from "./printer.ts";

@@ -3,9 +3,27 @@ import { ExprSyntaxError, type Position } from "./errors.ts";
 import { NAME_CONTINUE, NAME_START } from "./names.ts";
 
 export type Punct =
-  | "(" | ")" | "[" | "]" | "," | ":"
-  | "+" | "-" | "*" | "/" | "%" | "^"
-  | "<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||" | "!";
+  | "("
+  | ")"
+  | "["
+  | "]"
+  | ","
+  | ":"
+  | "+"
+  | "-"
+  | "*"
+  | "/"
+  | "%"
+  | "^"
+  | "<"
+  | "<="
+  | ">"
+  | ">="
+  | "=="
+  | "!="
+  | "&&"
+  | "||"
+  | "!";
 
 export type Token =
   | { readonly kind: "number"; readonly value: number; readonly text: string; readonly start: number; readonly end: number }

@@ -41,7 +41,7 @@ class Ring {
 
   valueAt(i: number): number | null {
     const v = this.values[this.slot(i)] as number;
-    return v === v ? v : null;
+    return Number.isNaN(v) ? null : v;
   }
 
   insert(ts: number, value: number | null): void {

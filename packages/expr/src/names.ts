@@ -1,5 +1,5 @@
 import type { NamePart, NameSegment, SeriesName, Span } from "./ast.ts";
-import { EvalError, ExprSyntaxError, type Position } from "./errors.ts";
+import { ExprEvalError, ExprSyntaxError, type Position } from "./errors.ts";
 
 /**
  * Lexing rule for names (documented for users): a name starts with a letter, `_`, `$` or a
@@ -121,7 +121,7 @@ function expandMacro(name: string, macros: Macros | undefined, position: Positio
         : name === "SERVICEITEMNAME"
           ? macros?.item
           : macros?.aliases?.[name];
-  if (value === undefined) throw new EvalError(`unknown macro '$$${name}$$'`, position, "UNKNOWN_MACRO");
+  if (value === undefined) throw new ExprEvalError(`unknown macro '$$${name}$$'`, position, "UNKNOWN_MACRO");
   return value;
 }
 

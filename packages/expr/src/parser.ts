@@ -214,7 +214,11 @@ class Parser {
       if (first.kind === "index") {
         const to = this.selectorPoint();
         if (to.kind !== "index") throw new BadRangeError("an index range needs an index after ':'", this.lexer.position(to.start));
-        if (first.value > to.value) throw new BadRangeError(`index range ${first.value}:${to.value} runs backwards (write the newer index first)`, this.lexer.position(open));
+        if (first.value > to.value)
+          throw new BadRangeError(
+            `index range ${first.value}:${to.value} runs backwards (write the newer index first)`,
+            this.lexer.position(open),
+          );
         return { kind: "indexRange", from: first.value, to: to.value };
       }
       if (this.token.kind === "name" && this.token.raw === "END") {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import * as api from "../src/index.ts";
 import {
-  EvalError,
   type EvalContext,
-  evaluate,
   ExprError,
+  ExprEvalError,
+  evaluate,
   FUNCTIONS,
   InMemorySeriesData,
   LimitError,
@@ -70,8 +71,12 @@ describe("escapes and macros resolve to series keys", () => {
     expect(evaluate(source, ctx(data, { macros }))).toBe(expected);
   });
 
+  it("EvalError is the design's name for ExprEvalError", () => {
+    expect(api.EvalError).toBe(ExprEvalError);
+  });
+
   it("an undefined macro is a typed error", () => {
-    expect(() => evaluate("$$NOPE$$-s-i[0]", ctx(data, { macros }))).toThrow(EvalError);
+    expect(() => evaluate("$$NOPE$$-s-i[0]", ctx(data, { macros }))).toThrow(ExprEvalError);
     expect(() => evaluate("$$HOSTNAME$$-s-i[0]", ctx(data))).toThrow(/unknown macro '\$\$HOSTNAME\$\$' at 1:1/);
   });
 });
@@ -142,7 +147,27 @@ describe("functions", () => {
 
   it("FUNCTIONS lists every function with its arity", () => {
     expect(FUNCTIONS.map((f) => f.name).sort()).toEqual(
-      ["abs", "avg", "ceil", "divNull", "exp", "floor", "if", "ln", "log", "max", "median", "min", "mod", "multNull", "pow", "round", "sqrt", "stdev", "sum"].sort(),
+      [
+        "abs",
+        "avg",
+        "ceil",
+        "divNull",
+        "exp",
+        "floor",
+        "if",
+        "ln",
+        "log",
+        "max",
+        "median",
+        "min",
+        "mod",
+        "multNull",
+        "pow",
+        "round",
+        "sqrt",
+        "stdev",
+        "sum",
+      ].sort(),
     );
     expect(FUNCTIONS.find((f) => f.name === "avg")).toMatchObject({ minArgs: 1, maxArgs: null, acceptsLists: true });
     expect(FUNCTIONS.find((f) => f.name === "if")).toMatchObject({ minArgs: 3, maxArgs: 3, acceptsLists: false });
@@ -220,8 +245,8 @@ describe("operators", () => {
     ["ln(0)", "ln"],
     ["10 ^ 400", "'^'"],
     ["mod(1, 0)", "mod"],
-  ])("%s is an EvalError (%s)", (source, detail) => {
-    expect(() => constant(source)).toThrow(EvalError);
+  ])("%s is an ExprEvalError (%s)", (source, detail) => {
+    expect(() => constant(source)).toThrow(ExprEvalError);
     expect(() => constant(source)).toThrow(detail);
   });
 });
@@ -230,7 +255,13 @@ describe("evaluation limits", () => {
   const data = minuteSeries();
   it("refuses a range above maxListSize before fetching it", () => {
     let fetched = false;
-    const spy: SeriesData = { ...wrap(data), byIndexRange: () => ((fetched = true), []) };
+    const spy: SeriesData = {
+      ...wrap(data),
+      byIndexRange: () => {
+        fetched = true;
+        return [];
+      },
+    };
     expect(() => evaluate("avg(h-s-i[0:100000])", ctx(spy))).toThrow(LimitError);
     expect(fetched).toBe(false);
     expect(() => evaluate("avg(h-s-i[0:99999999999])", ctx(spy))).toThrow(LimitError);

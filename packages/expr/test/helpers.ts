@@ -13,7 +13,7 @@ export function minuteSeries(): InMemorySeriesData {
 export function seriesWith(values: readonly (number | null)[], key = "h-s-i"): InMemorySeriesData {
   const data = new InMemorySeriesData();
   // values are given newest first, as [0], [1], …
-  values.forEach((v, i) => data.append(key, NOW - i * MINUTE, v));
+  for (const [i, v] of values.entries()) data.append(key, NOW - i * MINUTE, v);
   return data;
 }
 

@@ -57,7 +57,9 @@ describe("InMemorySeriesData", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 40 }),
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 200 }), fc.option(fc.integer({ min: -50, max: 50 }), { nil: null })), { maxLength: 120 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 200 }), fc.option(fc.integer({ min: -50, max: 50 }), { nil: null })), {
+          maxLength: 120,
+        }),
         fc.array(fc.tuple(fc.integer({ min: -10, max: 210 }), fc.integer({ min: -10, max: 210 }), fc.integer({ min: 0, max: 50 }))),
         (capacity, appends, queries) => {
           const d = new InMemorySeriesData({ capacity });

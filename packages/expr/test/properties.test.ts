@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   type BinaryOp,
-  evaluate,
   type Expr,
   ExprError,
+  evaluate,
   InMemorySeriesData,
   type NamePart,
   type NameSegment,
@@ -25,10 +25,16 @@ const macro = fc.constantFrom("HOSTNAME", "SERVICENAME", "SERVICEITEMNAME", "HOS
 
 /** Canonical parts: adjacent text segments merged, no empty text. */
 const part: fc.Arbitrary<NamePart> = fc
-  .array(fc.oneof(text.map((t): NameSegment => ({ kind: "text", text: t })), macro.map((m): NameSegment => ({ kind: "macro", name: m }))), {
-    minLength: 1,
-    maxLength: 3,
-  })
+  .array(
+    fc.oneof(
+      text.map((t): NameSegment => ({ kind: "text", text: t })),
+      macro.map((m): NameSegment => ({ kind: "macro", name: m })),
+    ),
+    {
+      minLength: 1,
+      maxLength: 3,
+    },
+  )
   .map((segments) => {
     const merged: NameSegment[] = [];
     for (const s of segments) {
@@ -80,10 +86,17 @@ const { expr } = fc.letrec<{ expr: Expr; arg: Expr }>((tie) => ({
     fc.record({ op: fc.constantFrom(...ops), left: tie("expr"), right: tie("expr") }).map((r): Expr => ({ type: "binary", ...r, span })),
     fc
       .constantFrom(...SCALAR_FNS)
-      .chain(([name, arity]) => fc.array(tie("expr"), { minLength: arity, maxLength: arity }).map((args): Expr => ({ type: "call", name, args, span }))),
-    fc.record({ name: fc.constantFrom(...LIST_FNS), args: fc.array(tie("arg"), { minLength: 1, maxLength: 3 }) }).map((r): Expr => ({ type: "call", ...r, span })),
+      .chain(([name, arity]) =>
+        fc.array(tie("expr"), { minLength: arity, maxLength: arity }).map((args): Expr => ({ type: "call", name, args, span })),
+      ),
+    fc
+      .record({ name: fc.constantFrom(...LIST_FNS), args: fc.array(tie("arg"), { minLength: 1, maxLength: 3 }) })
+      .map((r): Expr => ({ type: "call", ...r, span })),
   ),
-  arg: fc.oneof(tie("expr"), fc.record({ name: seriesName, selector: listSelector }).map((r): Expr => ({ type: "ref", ...r, span }))),
+  arg: fc.oneof(
+    tie("expr"),
+    fc.record({ name: seriesName, selector: listSelector }).map((r): Expr => ({ type: "ref", ...r, span })),
+  ),
 }));
 
 describe("parse(print(ast)) equals ast modulo positions", () => {
@@ -112,7 +125,30 @@ describe("evaluation throws nothing but ExprError", () => {
   for (let i = 0; i < 50; i++) data.append("h-s-i", NOW - i * 60_000, i % 7 === 0 ? null : i);
   const macros = { host: "h", service: "s", item: "i" };
   const alphabet = fc.constantFrom(..."h-s-i[0:9],-30M END()+-*/%^<>=!&|. $\\1234567890avgsumifabsnullHMS".split(""));
-  const tokens = fc.constantFrom("h-s-i", "[0]", "[0:9]", "[-30M]", "[-1H:END]", "avg(", "if(", ")", ",", "+", "-", "*", "/", "^", "(", "1", "0", "null", "$$HOSTNAME$$", "\\-", "==", "&&");
+  const tokens = fc.constantFrom(
+    "h-s-i",
+    "[0]",
+    "[0:9]",
+    "[-30M]",
+    "[-1H:END]",
+    "avg(",
+    "if(",
+    ")",
+    ",",
+    "+",
+    "-",
+    "*",
+    "/",
+    "^",
+    "(",
+    "1",
+    "0",
+    "null",
+    "$$HOSTNAME$$",
+    "\\-",
+    "==",
+    "&&",
+  );
 
   const check = (source: string) => {
     for (const dropNulls of [false, true]) {
@@ -132,7 +168,13 @@ describe("evaluation throws nothing but ExprError", () => {
   });
 
   it("on random token soup", () => {
-    fc.assert(fc.property(fc.array(tokens, { maxLength: 30 }).map((t) => t.join("")), check), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.array(tokens, { maxLength: 30 }).map((t) => t.join("")),
+        check,
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it("on printed generated trees", () => {

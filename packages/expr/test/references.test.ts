@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EvalError, parse, references } from "../src/index.ts";
+import { ExprEvalError, parse, references } from "../src/index.ts";
 
 describe("references", () => {
   it("lists every form once, merging single indices of a series", () => {
@@ -17,8 +17,11 @@ describe("references", () => {
 
   it("expands macros, and needs them when the expression uses them", () => {
     const ast = parse("$$HOSTNAME$$-$$SERVICENAME$$-$$SERVICEITEMNAME$$[0] - a-b-c[1]");
-    expect(references(ast, { macros: { host: "web", service: "http", item: "p99" } }).map((r) => r.series)).toEqual(["web-http-p99", "a-b-c"]);
-    expect(() => references(ast)).toThrow(EvalError);
+    expect(references(ast, { macros: { host: "web", service: "http", item: "p99" } }).map((r) => r.series)).toEqual([
+      "web-http-p99",
+      "a-b-c",
+    ]);
+    expect(() => references(ast)).toThrow(ExprEvalError);
   });
 
   it("is empty for constant expressions", () => {

@@ -20,6 +20,13 @@ export interface DateFacts {
 }
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * The last local hour seen per zone: a worker evaluates many thresholds at nearly the same
+ * instant, and inside one local hour the wall clock follows from plain arithmetic.
+ */
+const lastHour = new Map<string, LocalTime & { readonly start: number }>();
 
 /** Formatters are costly to build; one per zone is reused for the process's lifetime. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -63,37 +70,30 @@ export function localTime(timeZone: string, at: number): LocalTime {
       msInMinute: d.getUTCSeconds() * 1000 + msInSecond,
     };
   }
-  let year = 0;
-  let month = 0;
-  let day = 0;
-  let hour = 0;
-  let minute = 0;
-  let second = 0;
-  for (const part of formatter(timeZone).formatToParts(at)) {
-    switch (part.type) {
-      case "year":
-        year = Number(part.value);
-        break;
-      case "month":
-        month = Number(part.value);
-        break;
-      case "day":
-        day = Number(part.value);
-        break;
-      case "hour":
-        hour = Number(part.value);
-        break;
-      case "minute":
-        minute = Number(part.value);
-        break;
-      case "second":
-        second = Number(part.value);
-        break;
-      default:
-        break;
-    }
+  const cached = lastHour.get(timeZone);
+  if (cached !== undefined && at >= cached.start && at < cached.start + HOUR_MS) {
+    const into = at - cached.start;
+    return {
+      year: cached.year,
+      month: cached.month,
+      day: cached.day,
+      hour: cached.hour,
+      minute: Math.floor(into / 60_000),
+      msInMinute: into % 60_000,
+    };
   }
-  return { year, month, day, hour, minute, msInMinute: second * 1000 + msInSecond };
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
+  for (const part of formatter(timeZone).formatToParts(at)) if (part.type !== "literal") parts[part.type] = Number(part.value);
+  const local: LocalTime = {
+    year: parts.year ?? 0,
+    month: parts.month ?? 0,
+    day: parts.day ?? 0,
+    hour: parts.hour ?? 0,
+    minute: parts.minute ?? 0,
+    msInMinute: (parts.second ?? 0) * 1000 + msInSecond,
+  };
+  lastHour.set(timeZone, { ...local, start: at - local.minute * 60_000 - local.msInMinute });
+  return local;
 }
 
 /** Day of week and ISO week from the calendar date alone (no time zone involved any more). */

@@ -1,4 +1,4 @@
-import { type CompiledExpr, compiled, EvalError, ExprError, type Limits, type Macros, parse, type SeriesData } from "@tidemark/expr";
+import { type CompiledExpr, compiled, ExprError, ExprEvalError, type Limits, type Macros, parse, type SeriesData } from "@tidemark/expr";
 import type { HourEntry, Period } from "./policy.ts";
 
 /** What expression hour entries are evaluated against. */
@@ -62,7 +62,10 @@ export function hourValue(period: Period, hour: number, now: number, context: Th
       return { value: null, error: entry.error };
     case "expression": {
       if (context?.data === undefined) {
-        return { value: null, error: new EvalError("no series data in the context for an expression hour", { offset: 0, line: 1, column: 1 }) };
+        return {
+          value: null,
+          error: new ExprEvalError("no series data in the context for an expression hour", { offset: 0, line: 1, column: 1 }),
+        };
       }
       try {
         return {
@@ -97,11 +100,11 @@ export interface HourSpan {
  * T[h] and T[(h+1) mod 24] from the same period's table: at 23:xx the next value is hour 0 of
  * the same period, as in Bischeck, even when the next day would select another period.
  */
-export function hourSpan(period: Period, hour: number, hourStart: number, valueOf: (hour: number, now: number) => HourValue): HourSpan {
+export function hourSpan(period: Period, hour: number, hourStart: number, valueAt: (hour: number, now: number) => HourValue): HourSpan {
   const levels = period.hours.levels[hour] ?? null;
   return {
-    from: valueOf(hour, hourStart),
-    to: valueOf((hour + 1) % 24, hourStart + HOUR_MS),
+    from: valueAt(hour, hourStart),
+    to: valueAt((hour + 1) % 24, hourStart + HOUR_MS),
     warning: levels?.warning ?? period.warning,
     critical: levels?.critical ?? period.critical,
   };

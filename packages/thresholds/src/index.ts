@@ -1,8 +1,8 @@
-export * from "./policy.ts";
 export { type DateFacts, dateFacts, type LocalTime, localTime } from "./calendar.ts";
 export { type CurveInput, MAX_CURVE_POINTS, type ThresholdCurve, thresholdCurve } from "./curve.ts";
 export { type EvaluateThresholdInput, evaluateThreshold, type NoThresholdReason, type ThresholdResult } from "./evaluate.ts";
 export { type HardStateStep, type HardStateTrack, INITIAL_HARD_STATE, nextHardState } from "./hard-state.ts";
 export type { ThresholdContext } from "./hours.ts";
 export { type PeriodRule, type PeriodSelection, selectPeriod, selectPeriodForDate } from "./period.ts";
+export * from "./policy.ts";
 export { type Boundaries, boundaries, classify, explain, formatNumber } from "./states.ts";

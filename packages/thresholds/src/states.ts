@@ -13,16 +13,27 @@ export interface Boundaries {
   readonly criticalLow: number | null;
 }
 
+function below(threshold: number, pct: number): number {
+  return (threshold * (100 - pct)) / 100;
+}
+
+function above(threshold: number, pct: number): number {
+  return (threshold * (100 + pct)) / 100;
+}
+
 export function boundaries(calc: CalcMethod, threshold: number, warningPct: number, criticalPct: number): Boundaries {
-  const below = (pct: number) => (threshold * (100 - pct)) / 100;
-  const above = (pct: number) => (threshold * (100 + pct)) / 100;
   switch (calc) {
     case ">":
-      return { warning: below(warningPct), critical: below(criticalPct), warningLow: null, criticalLow: null };
+      return { warning: below(threshold, warningPct), critical: below(threshold, criticalPct), warningLow: null, criticalLow: null };
     case "<":
-      return { warning: above(warningPct), critical: above(criticalPct), warningLow: null, criticalLow: null };
+      return { warning: above(threshold, warningPct), critical: above(threshold, criticalPct), warningLow: null, criticalLow: null };
     case "=":
-      return { warning: above(warningPct), critical: above(criticalPct), warningLow: below(warningPct), criticalLow: below(criticalPct) };
+      return {
+        warning: above(threshold, warningPct),
+        critical: above(threshold, criticalPct),
+        warningLow: below(threshold, warningPct),
+        criticalLow: below(threshold, criticalPct),
+      };
   }
 }
 
@@ -49,7 +60,13 @@ export function formatNumber(n: number): string {
  * `OK 9000 (10000 < W < 11000 < C < 13000)` for `<`,
  * `OK 10500 (10000 ± W 9000:11000 ± C 7000:13000)` for `=`, and `OK 12000 (NA)` without a threshold.
  */
-export function explain(state: State, value: number | null, calc: CalcMethod | null, threshold: number | null, b: Boundaries | null): string {
+export function explain(
+  state: State,
+  value: number | null,
+  calc: CalcMethod | null,
+  threshold: number | null,
+  b: Boundaries | null,
+): string {
   const v = value === null ? "null" : formatNumber(value);
   if (threshold === null || b === null || calc === null) return `${state} ${v} (NA)`;
   const t = formatNumber(threshold);
