@@ -13,7 +13,7 @@ import { CHROMIUM, ensureChromium } from "./lib/chromium.ts";
 import { prepareDatabase } from "./lib/database.ts";
 import { say } from "./lib/log.ts";
 import { bin, REPO_ROOT } from "./lib/paths.ts";
-import { preparePlainPostgres } from "./lib/postgres-local.ts";
+import { dropPlainPostgres, preparePlainPostgres } from "./lib/postgres-local.ts";
 import { freePort } from "./lib/ports.ts";
 import { waitForHttp } from "./lib/processes.ts";
 
@@ -71,7 +71,9 @@ async function integrationOnEmbedded() {
 }
 
 async function integrationOnPlainPostgres() {
-  const url = preparePlainPostgres("tidemark_test", say);
+  // One database per run, so that runs on the same machine do not drop each other's.
+  const database = `tidemark_test_${process.pid}`;
+  const url = preparePlainPostgres(database, say);
   if (!url) {
     const banner = "!".repeat(78);
     process.stderr.write(`\n${banner}\n!! NO POSTGRESQL SERVER ON THIS MACHINE: the plain-PostgreSQL integration run is SKIPPED.\n!! Install one (apt-get install postgresql) to run it.\n${banner}\n\n`);
@@ -87,10 +89,14 @@ async function integrationOnPlainPostgres() {
     if (previous === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = previous;
   }
-  await vitest("integration · plain PostgreSQL", "integration", ["packages/db", "packages/api", "apps"], {
-    DATABASE_URL: url,
-    TIDEMARK_EXPECT_DB_KIND: "plain-postgresql",
-  });
+  try {
+    await vitest("integration · plain PostgreSQL", "integration", ["packages/db", "packages/api", "apps"], {
+      DATABASE_URL: url,
+      TIDEMARK_EXPECT_DB_KIND: "plain-postgresql",
+    });
+  } finally {
+    dropPlainPostgres(database);
+  }
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

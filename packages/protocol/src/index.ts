@@ -1,0 +1,2 @@
+export * from "./agent-config.ts";
+export * from "./ingest.ts";

@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+/**
+ * Agent → server: results shipped in batches to `POST /api/ingest`
+ * (`Authorization: Bearer <agent token>`, JSON, at most MAX_INGEST_BYTES).
+ * A batch id makes retries safe: a batch already accepted is acknowledged again and stored once.
+ */
+
+export const MAX_INGEST_BYTES = 4 * 1024 * 1024;
+export const MAX_INGEST_RESULTS = 20_000;
+
+/** Nagios plugin exit codes: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN. */
+export const pluginStatusSchema = z.number().int().min(0).max(3);
+
+export const checkResultSchema = z.object({
+  /** `host-service-item`, Bischeck's series key. */
+  key: z.string().min(3).max(400),
+  /** Epoch milliseconds when the check ran. */
+  ts: z.number().int().min(946_684_800_000).max(4_102_444_800_000),
+  /** The measured value; null when the check produced none (timeout, no perfdata). */
+  value: z.number().finite().nullable(),
+  status: pluginStatusSchema.optional(),
+  /** First line of the plugin's output, for people. */
+  output: z.string().max(1024).optional(),
+});
+export type CheckResult = z.infer<typeof checkResultSchema>;
+
+export const ingestBatchSchema = z.object({
+  batchId: z.string().min(8).max(128).regex(/^[\w.:-]+$/, "letters, digits, _ . : - only"),
+  /** The configuration version the agent runs, so the server can tell what it applied. */
+  configVersion: z.number().int().nonnegative().nullable().optional(),
+  results: z.array(checkResultSchema).min(1).max(MAX_INGEST_RESULTS),
+});
+export type IngestBatch = z.infer<typeof ingestBatchSchema>;
+
+export const ingestResponseSchema = z.object({
+  batchId: z.string(),
+  /** Results stored by this request (0 when the batch was a retry of an accepted one). */
+  accepted: z.number().int(),
+  duplicate: z.boolean(),
+  /** Keys the organisation has no service item for: reported, not stored. */
+  unknownSeries: z.array(z.string()),
+});
+export type IngestResponse = z.infer<typeof ingestResponseSchema>;
