@@ -253,7 +253,7 @@ export function installProtocolShim<T extends RawProtocolBackend>(
     emit(data);
   };
 
-  shimmed.isInTransaction = () => state.syncPending || state.awaitingReady || state.status !== "I";
+  shimmed.isInTransaction = () => state.status !== "I";
 
   Object.defineProperty(shimmed, "protocolState", { get: () => ({ ...state }), configurable: true });
   return shimmed;
