@@ -1,6 +1,8 @@
 import type { NextConfig } from "next";
 
 const config: NextConfig = {
+  // Separate build folders let several checkouts' dev servers and test runs build side by side.
+  distDir: process.env.TIDEMARK_NEXT_DIST ?? ".next",
   // Workspace packages ship TypeScript source (create-t3-turbo's "internal packages").
   transpilePackages: ["@tidemark/api", "@tidemark/db", "@tidemark/auth", "@tidemark/model", "@tidemark/expr", "@tidemark/thresholds", "@tidemark/protocol"],
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "@prisma/client"],

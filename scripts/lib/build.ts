@@ -11,7 +11,7 @@ function* walk(dir: string): Generator<string> {
     return;
   }
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name === ".next" || entry.name.startsWith(".")) continue;
+    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* walk(full);
     else yield full;
@@ -44,7 +44,7 @@ export async function ensurePrismaClient(log: (m: string) => void): Promise<void
 
 export async function ensureWebBuild(log: (m: string) => void): Promise<void> {
   const web = path.join(REPO_ROOT, "apps", "web");
-  const stampFile = path.join(web, ".next", "tidemark-build-stamp");
+  const stampFile = path.join(web, process.env.TIDEMARK_NEXT_DIST ?? ".next", "tidemark-build-stamp");
   const stamp = fingerprint([path.join(web, "src"), path.join(web, "next.config.ts"), path.join(REPO_ROOT, "packages"), path.join(REPO_ROOT, "package-lock.json")]);
   if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return;
   log("building the web app (first start, or the sources changed)");
