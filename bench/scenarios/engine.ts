@@ -175,7 +175,7 @@ function fuzz(n: number, data: InMemorySeriesData) {
 
 export const scenario = {
   name: "engine",
-  database: false,
+  needsDatabase: false,
   async run(): Promise<Record<string, unknown>> {
     const data = history();
     const ctx = { now: NOW, data };

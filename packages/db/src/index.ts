@@ -7,3 +7,4 @@ export * from "./database-kind.ts";
 export * from "./metrics.ts";
 export * from "./migrate.ts";
 export { createPrisma, type PrismaClient, PrismaTypes } from "./prisma.ts";
+export * from "./agent-auth.ts";
