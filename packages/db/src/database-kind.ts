@@ -7,6 +7,8 @@ export interface DatabaseInfo {
   /** TimescaleDB's version, or null on plain PostgreSQL. */
   timescaleVersion: string | null;
   serverVersion: string;
+  /** PGlite (PostgreSQL compiled to WebAssembly): serial, no COPY FROM STDIN, no background workers. */
+  embedded: boolean;
 }
 
 /**
@@ -32,9 +34,10 @@ export async function detectDatabaseKind(
 }
 
 export async function databaseInfo(client: Pick<pg.ClientBase, "query">): Promise<DatabaseInfo> {
-  const { rows } = await client.query<{ extversion: string | null; server_version: string }>(
+  const { rows } = await client.query<{ extversion: string | null; server_version: string; embedded: boolean }>(
     `SELECT (SELECT extversion FROM pg_extension WHERE extname = 'timescaledb') AS extversion,
-            current_setting('server_version') AS server_version`,
+            current_setting('server_version') AS server_version,
+            version() ~* 'emscripten|wasm' AS embedded`,
   );
   const row = rows[0];
   const timescaleVersion = row?.extversion ?? null;
@@ -42,5 +45,6 @@ export async function databaseInfo(client: Pick<pg.ClientBase, "query">): Promis
     kind: timescaleVersion ? "timescaledb" : "plain-postgresql",
     timescaleVersion,
     serverVersion: row?.server_version ?? "unknown",
+    embedded: row?.embedded ?? false,
   };
 }

@@ -8,3 +8,5 @@ export * from "./metrics.ts";
 export * from "./migrate.ts";
 export { createPrisma, type PrismaClient, PrismaTypes } from "./prisma.ts";
 export * from "./agent-auth.ts";
+export * from "./ingest.ts";
+export * from "./evaluation.ts";

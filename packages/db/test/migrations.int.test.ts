@@ -95,7 +95,7 @@ describe("migrations", () => {
 
 /** Prisma scalar types and the PostgreSQL types the SQL migrations must use for them. */
 const EXPECTED_TYPES: Record<string, (column: { data_type: string; udt_name: string }) => boolean> = {
-  String: (c) => ["text", "uuid"].includes(c.udt_name) || c.udt_name === "_text",
+  String: (c) => ["text", "uuid"].includes(c.udt_name),
   Int: (c) => c.udt_name === "int4",
   BigInt: (c) => c.udt_name === "int8",
   Float: (c) => c.udt_name === "float8",
@@ -137,9 +137,11 @@ describe("the Prisma schema and the migrated database agree", () => {
           problems.push(`${model}.${name}: no column ${table}.${columnName}`);
           continue;
         }
-        const typeOk = enums.has(type!) ? column.udt_name === enums.get(type!) : EXPECTED_TYPES[type!]!(column);
+        // Arrays are `_<element>` in udt_name.
+        if (list && !column.udt_name.startsWith("_")) problems.push(`${model}.${name}: list but column is ${column.udt_name}`);
+        const element = { ...column, udt_name: list ? column.udt_name.slice(1) : column.udt_name };
+        const typeOk = enums.has(type!) ? element.udt_name === enums.get(type!) : EXPECTED_TYPES[type!]!(element);
         if (!typeOk) problems.push(`${model}.${name}: ${type}${list ?? ""} but column is ${column.udt_name}`);
-        if (list && column.udt_name !== "_text") problems.push(`${model}.${name}: list but column is ${column.udt_name}`);
         const nullable = column.is_nullable === "YES";
         if (!list && nullable !== Boolean(optional)) problems.push(`${model}.${name}: optional=${Boolean(optional)} but nullable=${nullable}`);
       }

@@ -166,18 +166,13 @@ async function closeQuietly(db: PGlite, log: (msg: string) => void): Promise<voi
 }
 
 function portInUse(host: string, port: number): EmbeddedPgError {
-  return new EmbeddedPgError(
-    "EADDRINUSE",
-    `port ${port} on ${host} is in use: pass another --port or stop the other process`,
-  );
+  return new EmbeddedPgError("EADDRINUSE", `port ${port} on ${host} is in use: pass another --port or stop the other process`);
 }
 
 function assertPortFree(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
-    probe.once("error", (e: NodeJS.ErrnoException) =>
-      reject(e.code === "EADDRINUSE" ? portInUse(host, port) : e),
-    );
+    probe.once("error", (e: NodeJS.ErrnoException) => reject(e.code === "EADDRINUSE" ? portInUse(host, port) : e));
     probe.listen(port, host, () => probe.close(() => resolve()));
   });
 }

@@ -91,9 +91,7 @@ export class BackendMessageScanner {
 }
 
 function readInt32(buf: Uint8Array, off: number): number {
-  return (
-    (((buf[off] ?? 0) << 24) | ((buf[off + 1] ?? 0) << 16) | ((buf[off + 2] ?? 0) << 8) | (buf[off + 3] ?? 0)) >>> 0
-  );
+  return (((buf[off] ?? 0) << 24) | ((buf[off + 1] ?? 0) << 16) | ((buf[off + 2] ?? 0) << 8) | (buf[off + 3] ?? 0)) >>> 0;
 }
 
 /** The type byte of a frontend message, or "" for the untyped startup/SSL/cancel messages. */
@@ -226,10 +224,7 @@ export function installProtocolShim<T extends RawProtocolBackend>(
 
     if ((type === SIMPLE_QUERY || type === "P") && COPY_FROM_STDIN.test(queryText(message, type))) {
       // COPY ... FROM STDIN crashes this PGlite build: refuse it with a clear error instead.
-      const err = errorResponse(
-        "COPY ... FROM STDIN is not supported by the embedded server: use multi-row INSERT",
-        "0A000",
-      );
+      const err = errorResponse("COPY ... FROM STDIN is not supported by the embedded server: use multi-row INSERT", "0A000");
       if (type === SIMPLE_QUERY) emit(concat(err, readyForQuery(state.status)));
       else {
         skipUntilSync = true;
@@ -253,7 +248,7 @@ export function installProtocolShim<T extends RawProtocolBackend>(
     emit(data);
   };
 
-  shimmed.isInTransaction = () => state.status !== "I";
+  shimmed.isInTransaction = () => state.syncPending || state.awaitingReady || state.status !== "I";
 
   Object.defineProperty(shimmed, "protocolState", { get: () => ({ ...state }), configurable: true });
   return shimmed;

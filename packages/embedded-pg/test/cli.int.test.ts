@@ -80,9 +80,7 @@ describe("embedded server CLI", () => {
       const second = runCli(["--data-dir", tmp.dir, "--port", String(port)]);
       const exit = await second.exit;
       expect(exit.code).toBe(1);
-      expect(exit.stderr.trim()).toBe(
-        `embedded-pg: port ${port} on 127.0.0.1 is in use: pass another --port or stop the other process`,
-      );
+      expect(exit.stderr.trim()).toBe(`embedded-pg: port ${port} on 127.0.0.1 is in use: pass another --port or stop the other process`);
     } finally {
       first.child.kill("SIGTERM");
       await first.exit;

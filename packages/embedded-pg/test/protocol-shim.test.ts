@@ -110,7 +110,7 @@ describe("protocol shim", () => {
 
   it("closes a pending extended sequence before PGlite's own exec (ROLLBACK on disconnect)", async () => {
     const { db, seen } = fakeBackend({ P: msg("1"), S: readyForQuery("I") });
-    const withExec = Object.assign(db, { exec: async () => [] });
+    const withExec = Object.assign(db, { exec: async (_q: string) => [] });
     const s = installProtocolShim(withExec);
     await s.execProtocolRawStream(msg("P"));
     await s.exec?.("ROLLBACK");

@@ -160,10 +160,7 @@ describe("embedded server: SQL over the wire", () => {
     expect(again).toBe(server);
     const other = tempDir();
     try {
-      const [s1, s2] = await Promise.all([
-        startEmbeddedPostgres({ dataDir: other.dir }),
-        startEmbeddedPostgres({ dataDir: other.dir }),
-      ]);
+      const [s1, s2] = await Promise.all([startEmbeddedPostgres({ dataDir: other.dir }), startEmbeddedPostgres({ dataDir: other.dir })]);
       expect(s1).toBe(s2);
       await Promise.all([s1.stop(), s2.stop()]);
       await s1.stop();
@@ -219,10 +216,7 @@ describe("embedded server: lifecycle", () => {
   it("runs two servers side by side on two ports with different data dirs", async () => {
     const d1 = tempDir();
     const d2 = tempDir();
-    const [s1, s2] = await Promise.all([
-      startEmbeddedPostgres({ dataDir: d1.dir }),
-      startEmbeddedPostgres({ dataDir: d2.dir }),
-    ]);
+    const [s1, s2] = await Promise.all([startEmbeddedPostgres({ dataDir: d1.dir }), startEmbeddedPostgres({ dataDir: d2.dir })]);
     try {
       expect(s1.port).not.toBe(s2.port);
       const c1 = new pg.Client({ connectionString: s1.url });

@@ -69,7 +69,8 @@ export type Host = z.infer<typeof hostSchema>;
 export const configurationSchema = z.object({ hosts: z.array(hostSchema).max(100_000) });
 export type Configuration = z.infer<typeof configurationSchema>;
 
-/** `host-service-item`, exactly as Bischeck names a series. */
-export function seriesKey(host: string, service: string, item: string): string {
-  return `${host}-${service}-${item}`;
-}
+/**
+ * `host-service-item`, as Bischeck names a series; a `-` inside a name is escaped as `\-`, the
+ * way expressions write it, so that a key always splits back into the same three names.
+ */
+export { seriesKey, splitSeriesKey } from "@tidemark/expr";

@@ -1,0 +1,63 @@
+import { configurationRevision, type Database, type EvaluatedItem, loadEvaluatedItems } from "@tidemark/db";
+import { type HistoryNeeds, mergeNeed, policyNeeds, sourceNeeds } from "./history-needs.ts";
+
+/** What the evaluator knows about one organisation's configuration. */
+export interface OrganizationConfig {
+  revision: string;
+  bySeriesId: Map<number, EvaluatedItem>;
+  seriesIdByKey: Map<string, number>;
+  /** History the organisation's thresholds and calculations read, by series key. */
+  needs: HistoryNeeds;
+  /** The series keys each item's threshold reads. */
+  readsBySeriesId: Map<number, string[]>;
+}
+
+/**
+ * Per-organisation configuration, reloaded when its revision changes (checked at most every
+ * `checkEveryMs`), so an edited threshold takes effect within seconds without a restart.
+ */
+export class OrganizationCache {
+  private readonly entries = new Map<string, { config: OrganizationConfig; checkedAt: number }>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly checkEveryMs = 5000,
+    /** Extra sources read by this worker (calculations), by organisation. */
+    private readonly extraSources: (organizationId: string) => { source: string; macros: { host: string; service: string; item: string } }[] = () => [],
+  ) {}
+
+  async get(organizationId: string, now = Date.now()): Promise<OrganizationConfig> {
+    const entry = this.entries.get(organizationId);
+    if (entry && now - entry.checkedAt < this.checkEveryMs) return entry.config;
+    const revision = await configurationRevision(this.db, organizationId);
+    if (entry && entry.config.revision === revision) {
+      entry.checkedAt = now;
+      return entry.config;
+    }
+    const items = await loadEvaluatedItems(this.db, organizationId);
+    const needs: HistoryNeeds = new Map();
+    const readsBySeriesId = new Map<number, string[]>();
+    for (const item of items) {
+      if (!needs.has(item.seriesKey)) needs.set(item.seriesKey, { count: 1, lookbackMs: 0, toOldest: false });
+      if (!item.policy) continue;
+      const own = policyNeeds(item.policy, { host: item.host, service: item.service, item: item.item });
+      readsBySeriesId.set(item.seriesId, [...own.keys()]);
+      for (const [key, need] of own) mergeNeed(needs, key, need);
+    }
+    for (const { source, macros } of this.extraSources(organizationId)) sourceNeeds(source, macros, needs);
+    const config: OrganizationConfig = {
+      revision,
+      bySeriesId: new Map(items.map((i) => [i.seriesId, i])),
+      seriesIdByKey: new Map(items.map((i) => [i.seriesKey, i.seriesId])),
+      needs,
+      readsBySeriesId,
+    };
+    this.entries.set(organizationId, { config, checkedAt: now });
+    return config;
+  }
+
+  /** Forces a reload on next use (after this worker changed the configuration itself). */
+  invalidate(organizationId: string): void {
+    this.entries.delete(organizationId);
+  }
+}

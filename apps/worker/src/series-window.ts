@@ -1,0 +1,93 @@
+import { InMemorySeriesData, type SeriesData } from "@tidemark/expr";
+import type { HistoryNeed } from "./history-needs.ts";
+
+/**
+ * The worker's write-through window of recent points (Bischeck's fast cache): each series keeps
+ * as many newest points as the expressions that read it need, so evaluating a threshold reads
+ * memory, not the database. Points arrive in time order per series; older arrivals are already
+ * in the database and are not added.
+ */
+
+/** Enough for a day of one point per second; expressions reaching further read what is held. */
+export const MAX_POINTS_PER_SERIES = 100_000;
+/** Points per second assumed when a time-based reference sizes a window (1 point/s is the most Bischeck schedules). */
+const ASSUMED_RATE_PER_MS = 1 / 1000;
+
+export function capacityFor(need: HistoryNeed): number {
+  if (need.toOldest) return MAX_POINTS_PER_SERIES;
+  const byTime = Math.ceil(need.lookbackMs * ASSUMED_RATE_PER_MS) + 2;
+  return Math.min(MAX_POINTS_PER_SERIES, Math.max(16, need.count + 1, need.lookbackMs > 0 ? byTime : 0));
+}
+
+interface Held {
+  data: InMemorySeriesData;
+  newestTs: number;
+  need: HistoryNeed;
+}
+
+export class SeriesWindow implements SeriesData {
+  private readonly held = new Map<string, Held>();
+
+  /** Whether the series has been loaded (else the caller loads it before evaluating). */
+  isLoaded(key: string): boolean {
+    return this.held.has(key);
+  }
+
+  newestTs(key: string): number | undefined {
+    return this.held.get(key)?.newestTs;
+  }
+
+  /**
+   * Holds a series with at least this need. Returns true when it starts empty (first use, or a
+   * larger need than before): the caller then loads its history.
+   */
+  hold(key: string, need: HistoryNeed): boolean {
+    const seen = this.held.get(key);
+    if (seen && capacityFor(seen.need) >= capacityFor(need) && seen.need.lookbackMs >= need.lookbackMs && (seen.need.toOldest || !need.toOldest)) {
+      return false;
+    }
+    const data = new InMemorySeriesData({ capacity: capacityFor(need) });
+    data.ensure(key);
+    this.held.set(key, { data, newestTs: Number.NEGATIVE_INFINITY, need });
+    return true;
+  }
+
+  release(key: string): void {
+    this.held.delete(key);
+  }
+
+  append(key: string, ts: number, value: number | null): void {
+    const h = this.held.get(key);
+    if (!h || ts <= h.newestTs) return;
+    h.data.append(key, ts, value);
+    h.newestTs = ts;
+  }
+
+  /** Total points held, for the worker's metrics. */
+  pointCount(): number {
+    let n = 0;
+    for (const [key, h] of this.held) n += h.data.size(key);
+    return n;
+  }
+
+  has(series: string): boolean {
+    return this.held.has(series);
+  }
+
+  byIndex(series: string, index: number): number | null {
+    return this.held.get(series)?.data.byIndex(series, index) ?? null;
+  }
+
+  byIndexRange(series: string, from: number, to: number): readonly (number | null)[] {
+    const h = this.held.get(series);
+    return h ? h.data.byIndexRange(series, from, to) : Array.from({ length: to - from + 1 }, () => null);
+  }
+
+  nearest(series: string, atMs: number): number | null {
+    return this.held.get(series)?.data.nearest(series, atMs) ?? null;
+  }
+
+  timeRange(series: string, fromMs: number, toMs: number | null, max?: number): readonly (number | null)[] {
+    return this.held.get(series)?.data.timeRange(series, fromMs, toMs, max) ?? [];
+  }
+}

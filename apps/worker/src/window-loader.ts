@@ -1,0 +1,37 @@
+import { type HistoryRequest, loadRecentPoints } from "@tidemark/db";
+import type pg from "pg";
+import type { OrganizationConfig } from "./organization-cache.ts";
+import { capacityFor, type SeriesWindow } from "./series-window.ts";
+
+/**
+ * Brings the window up to date for `keys`, in one round trip: series never held are loaded back
+ * as far as their need; held ones catch up with points stored since (by other workers, or by
+ * calculations). `untilBySeriesId` excludes points about to be appended in time order by the
+ * caller, so that `[0]` is always the point being evaluated.
+ */
+export async function refreshWindow(
+  client: pg.ClientBase,
+  window: SeriesWindow,
+  config: OrganizationConfig,
+  keys: Iterable<string>,
+  untilBySeriesId: Map<number, number>,
+): Promise<void> {
+  const requests: HistoryRequest[] = [];
+  const keysById = new Map<number, string>();
+  for (const key of keys) {
+    const seriesId = config.seriesIdByKey.get(key);
+    const need = config.needs.get(key);
+    if (seriesId === undefined || !need) continue;
+    keysById.set(seriesId, key);
+    const empty = window.hold(key, need);
+    // A first load takes the newest `capacity` points (enough for the need's count and, at up to
+    // one point a second, its look-back); later loads only what arrived since.
+    const sinceMs = empty ? 0 : window.newestTs(key)!;
+    requests.push({ seriesId, sinceMs, limit: capacityFor(need), untilMs: untilBySeriesId.get(seriesId) ?? null });
+  }
+  const loaded = await loadRecentPoints(client, requests);
+  for (const [seriesId, newestFirst] of loaded) {
+    const key = keysById.get(seriesId)!;
+    for (let i = newestFirst.length - 1; i >= 0; i--) window.append(key, newestFirst[i]!.ts, newestFirst[i]!.value);
+  }
+}

@@ -1,0 +1,152 @@
+import { type Database, type EvaluationRecord, importConfiguration, ingestBatch } from "@tidemark/db";
+import type { ThresholdPolicy } from "@tidemark/thresholds";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestOrg, testDatabase } from "../../../packages/db/test/helpers.ts";
+import { drainQueue, Evaluator } from "../src/evaluator.ts";
+import { OrganizationCache } from "../src/organization-cache.ts";
+import { SeriesWindow } from "../src/series-window.ts";
+
+let db: Database;
+beforeAll(async () => {
+  db = await testDatabase();
+});
+afterAll(async () => db.close());
+
+const hours = (entry: ThresholdPolicy["periods"][number]["hours"]["entries"][number]) => ({
+  entries: Array.from({ length: 24 }, () => entry),
+  levels: Array.from({ length: 24 }, () => null),
+});
+
+function policy(entry: ThresholdPolicy["periods"][number]["hours"]["entries"][number], calcMethod: "<" | ">" = "<"): ThresholdPolicy {
+  return {
+    periods: [{ months: [], weeks: [], calcMethod, warning: 10, critical: 30, hours: hours(entry) }],
+    holidays: [],
+    nullState: "UNKNOWN",
+    maxSoft: 3,
+    timeZone: "UTC",
+  };
+}
+
+async function orgWithItems(items: { name: string; policy: ThresholdPolicy | null }[]) {
+  const { organization } = await createTestOrg(db);
+  await importConfiguration(db, organization.id, {
+    hosts: [
+      {
+        name: "h",
+        alias: null,
+        description: "",
+        services: [
+          {
+            name: "s",
+            description: "",
+            schedules: ["1M"],
+            url: "shell://localhost",
+            sendServiceData: true,
+            items: items.map((i) => ({ name: i.name, description: "", execStatement: "x", thresholdClass: null, serviceItemClass: null, cacheMaxCount: null, policy: i.policy })),
+          },
+        ],
+      },
+    ],
+  });
+  return organization.id;
+}
+
+const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);
+const minute = (i: number) => T0 + i * 60_000;
+
+async function changes(organizationId: string) {
+  const { rows } = await db.pool.query(
+    `SELECT se.key, c.ts, c.state, c.hard, c.value, c.threshold FROM state_changes c JOIN series se ON se.id = c.series_id
+     WHERE se.organization_id = $1 ORDER BY se.key, c.ts`,
+    [organizationId],
+  );
+  return rows.map((r) => ({ key: r.key, ts: r.ts.getTime(), state: r.state, hard: r.hard, value: r.value, threshold: r.threshold }));
+}
+
+function newEvaluator(collected?: EvaluationRecord[]) {
+  return new Evaluator(db, new OrganizationCache(db, 0), new SeriesWindow(), {
+    afterEvaluate: async (_client, _org, records) => {
+      collected?.push(...records);
+    },
+  });
+}
+
+describe("from ingest to states", () => {
+  it("stores a batch once, reports unknown series, and evaluates each new point once with soft/hard states", async () => {
+    const org = await orgWithItems([{ name: "latency", policy: policy({ kind: "constant", value: 100 }) }]);
+    const values = [50, 50, 200, 200, 200];
+    const batch = {
+      batchId: `b-${crypto.randomUUID()}`,
+      results: [
+        ...values.map((value, i) => ({ key: "h-s-latency", ts: minute(i), value })),
+        { key: "h-s-nosuchitem", ts: minute(0), value: 1 },
+      ],
+    };
+    const first = await ingestBatch(db, { organizationId: org, agentId: null, batch });
+    expect(first).toEqual({ batchId: batch.batchId, accepted: 5, duplicate: false, unknownSeries: ["h-s-nosuchitem"] });
+    const retry = await ingestBatch(db, { organizationId: org, agentId: null, batch });
+    expect(retry).toMatchObject({ accepted: 0, duplicate: true });
+
+    const evaluated: EvaluationRecord[] = [];
+    await drainQueue(newEvaluator(evaluated));
+    expect(evaluated.filter((r) => r.value !== null).map((r) => [r.state, r.hardState, r.softCount])).toEqual([
+      ["OK", "OK", 1],
+      ["OK", "OK", 2],
+      ["CRITICAL", "OK", 1],
+      ["CRITICAL", "OK", 2],
+      ["CRITICAL", "CRITICAL", 3],
+    ]);
+    expect(await changes(org)).toEqual([
+      { key: "h-s-latency", ts: minute(0), state: "OK", hard: false, value: 50, threshold: 100 },
+      { key: "h-s-latency", ts: minute(2), state: "CRITICAL", hard: false, value: 200, threshold: 100 },
+      { key: "h-s-latency", ts: minute(4), state: "CRITICAL", hard: true, value: 200, threshold: 100 },
+    ]);
+    const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM evaluation_queue WHERE organization_id = $1`, [org]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it("evaluates expression thresholds against the history window, [0] being the point itself", async () => {
+    const org = await orgWithItems([
+      { name: "rpm", policy: policy({ kind: "expression", source: "avg($$HOSTNAME$$-$$SERVICENAME$$-$$SERVICEITEMNAME$$[1:2])" }, ">") },
+    ]);
+    const values = [100, 100, 100, 20];
+    await ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: { batchId: `b-${crypto.randomUUID()}`, results: values.map((value, i) => ({ key: "h-s-rpm", ts: minute(i), value })) },
+    });
+    const evaluated: EvaluationRecord[] = [];
+    await drainQueue(newEvaluator(evaluated));
+    // Point 0 has no [1]: no threshold (OK, NA); points 1 and 2 read 100 (and null); point 3: T = 100, 20 < 0.7·100.
+    expect(evaluated.map((r) => r.threshold)).toEqual([null, null, 100, 100]);
+    expect(evaluated.map((r) => r.state)).toEqual(["OK", "OK", "OK", "CRITICAL"]);
+  });
+
+  it("sees points stored by an earlier batch (another worker's) through the window's catch-up", async () => {
+    const org = await orgWithItems([{ name: "q", policy: policy({ kind: "expression", source: "h-s-q[1] * 1" }) }]);
+    const evaluatorA = newEvaluator();
+    const recordsB: EvaluationRecord[] = [];
+    const evaluatorB = newEvaluator(recordsB);
+    await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(0), value: 10 }] } });
+    await drainQueue(evaluatorA);
+    await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(1), value: 11 }] } });
+    await drainQueue(evaluatorA);
+    await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(2), value: 99 }] } });
+    await drainQueue(evaluatorB);
+    expect(recordsB.map((r) => [r.value, r.threshold, r.state])).toEqual([[99, 11, "CRITICAL"]]);
+  });
+
+  it("a worker that dies mid-batch loses nothing: its claim returns to the queue", async () => {
+    const org = await orgWithItems([{ name: "z", policy: policy({ kind: "constant", value: 100 }) }]);
+    await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-z", ts: minute(0), value: 1 }] } });
+    const dying = await db.pool.connect();
+    await dying.query("BEGIN");
+    const claimed = await dying.query(`SELECT id FROM evaluation_queue WHERE organization_id = $1 FOR UPDATE`, [org]);
+    expect(claimed.rowCount).toBe(1);
+    await dying.query("ROLLBACK"); // what the server does when the worker's connection drops
+    dying.release(true);
+    const records: EvaluationRecord[] = [];
+    expect(await drainQueue(newEvaluator(records))).toBeGreaterThanOrEqual(1);
+    expect(records.map((r) => r.value)).toContain(1);
+  });
+});

@@ -1,0 +1,20 @@
+export { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from "./backoff.ts";
+export { DEFAULT_FLAP_SETTINGS, FLAP_HISTORY, type FlapSettings, nextFlapping, percentStateChange } from "./flapping.ts";
+export { clearsRecoveryMargin } from "./hysteresis.ts";
+export {
+  type AlertSettings,
+  type AlertStep,
+  type AlertTrack,
+  type AlertTransition,
+  type AlertTransitionKind,
+  DEFAULT_ALERT_SETTINGS,
+  EMPTY_TRACK,
+  type OpenAlert,
+  runAlertMachine,
+  stepAlert,
+} from "./machine.ts";
+export { type EvaluationOutcome, evaluationOutcomeSchema } from "./outcome.ts";
+export { type ItemAlertSettings, itemAlertSettingsSchema } from "./settings.ts";
+export { severityRank, worseOf } from "./severity.ts";
+export { isSilenced, matchersCover, matchesGlob, type SilenceMatchers, type SilenceWindow, silenceCovers, silenceMatchersSchema } from "./silences.ts";
+export { type AlertmanagerWebhook, alertLabels, alertmanagerPayload, fingerprint, type NotifiedAlert } from "./webhook-payload.ts";

@@ -1,0 +1,143 @@
+import type { State } from "@tidemark/thresholds";
+import { DEFAULT_FLAP_SETTINGS, FLAP_HISTORY, type FlapSettings, nextFlapping, percentStateChange } from "./flapping.ts";
+import { clearsRecoveryMargin } from "./hysteresis.ts";
+import type { EvaluationOutcome } from "./outcome.ts";
+import { severityRank, worseOf } from "./severity.ts";
+
+export interface AlertSettings {
+  /** Hysteresis: an OK value must clear the warning boundary by this percent of the threshold. */
+  recoveryMarginPercent: number;
+  /** A recovery must hold this long before the alert closes. */
+  minimumDurationMs: number;
+  flap: FlapSettings;
+}
+
+export const DEFAULT_ALERT_SETTINGS: AlertSettings = Object.freeze({
+  recoveryMarginPercent: 0,
+  minimumDurationMs: 0,
+  flap: DEFAULT_FLAP_SETTINGS,
+});
+
+export interface OpenAlert {
+  severity: State;
+  peakSeverity: State;
+  openedAt: Date;
+  /** Sticky: once an alert has flapped it stays marked, so that closed alerts can be found by it. */
+  flapping: boolean;
+}
+
+/** What the state machine remembers per series between results. */
+export interface AlertTrack {
+  /** The latest results' states, oldest first, at most FLAP_HISTORY. */
+  recentStates: readonly State[];
+  flapping: boolean;
+  /** Start of the current run of recovered results while an alert is open. */
+  recoveringSince: Date | null;
+  lastTs: Date | null;
+  open: OpenAlert | null;
+}
+
+export const EMPTY_TRACK: AlertTrack = Object.freeze({ recentStates: [], flapping: false, recoveringSince: null, lastTs: null, open: null });
+
+export type AlertTransitionKind = "opened" | "escalated" | "deescalated" | "closed" | "flapping-started" | "flapping-stopped";
+
+export interface AlertTransition {
+  kind: AlertTransitionKind;
+  at: Date;
+  /** The alert's severity after the transition (the last severity for `closed`). */
+  severity: State;
+}
+
+export interface AlertStep {
+  track: AlertTrack;
+  transitions: AlertTransition[];
+  /** The alert this result touched: still open, or just closed (then `closedAt` is set). */
+  alert: (OpenAlert & { closedAt: Date | null }) | null;
+  /** The notification this result calls for, before silences and acknowledgements are applied. */
+  notify: "firing" | "resolved" | null;
+  flapPercent: number;
+}
+
+/**
+ * One result through the alert state machine. An alert opens on a hard non-OK state, follows
+ * the hard state up (escalation) and down (de-escalation), and closes once the item has recovered
+ * (hard OK clearing the recovery margin) for the minimum duration; `closedAt` is when the
+ * recovery began. While the series flaps, an open alert does not close and notifications are held;
+ * when flapping stops with the alert still open, it is announced again. Results not newer than
+ * the last one seen are ignored (null), so that replaying a batch changes nothing.
+ */
+export function stepAlert(track: AlertTrack, outcome: EvaluationOutcome, settings: AlertSettings = DEFAULT_ALERT_SETTINGS): AlertStep | null {
+  const at = outcome.ts;
+  if (track.lastTs && at.getTime() <= track.lastTs.getTime()) return null;
+
+  const recentStates = [...track.recentStates, outcome.state].slice(-FLAP_HISTORY);
+  const flapPercent = percentStateChange(recentStates);
+  const flapping = nextFlapping(track.flapping, flapPercent, settings.flap);
+  const transitions: AlertTransition[] = [];
+  let notify: AlertStep["notify"] = null;
+  let open = track.open ? { ...track.open } : null;
+  let recoveringSince = track.recoveringSince;
+  let closedAt: Date | null = null;
+  let closedAlert: OpenAlert | null = null;
+
+  if (flapping !== track.flapping) {
+    transitions.push({ kind: flapping ? "flapping-started" : "flapping-stopped", at, severity: open?.severity ?? outcome.hardState });
+  }
+
+  if (outcome.hardState !== "OK") {
+    recoveringSince = null;
+    if (!open) {
+      open = { severity: outcome.hardState, peakSeverity: outcome.hardState, openedAt: at, flapping };
+      transitions.push({ kind: "opened", at, severity: open.severity });
+      notify = "firing";
+    } else if (outcome.hardState !== open.severity) {
+      const kind = severityRank(outcome.hardState) > severityRank(open.severity) ? "escalated" : "deescalated";
+      open.severity = outcome.hardState;
+      open.peakSeverity = worseOf(open.peakSeverity, outcome.hardState);
+      transitions.push({ kind, at, severity: open.severity });
+      notify = "firing";
+    }
+  } else if (open) {
+    if (!clearsRecoveryMargin(outcome, settings.recoveryMarginPercent)) {
+      recoveringSince = null;
+    } else {
+      recoveringSince ??= at;
+      if (!flapping && at.getTime() - recoveringSince.getTime() >= settings.minimumDurationMs) {
+        closedAt = recoveringSince;
+        closedAlert = open;
+        transitions.push({ kind: "closed", at: closedAt, severity: open.severity });
+        notify = "resolved";
+        open = null;
+        recoveringSince = null;
+      }
+    }
+  }
+
+  if (open) open.flapping = open.flapping || flapping;
+  const touched = open ?? closedAlert;
+  if (closedAlert) closedAlert.flapping = closedAlert.flapping || flapping;
+  if (notify === null && open && transitions.some((t) => t.kind === "flapping-stopped")) notify = "firing";
+  if (flapping) notify = null;
+
+  return {
+    track: { recentStates, flapping, recoveringSince, lastTs: at, open },
+    transitions,
+    alert: touched ? { ...touched, closedAt } : null,
+    notify,
+    flapPercent,
+  };
+}
+
+/** Runs a series' results (any order) through the machine; stale results are skipped. */
+export function runAlertMachine(track: AlertTrack, outcomes: readonly EvaluationOutcome[], settings?: AlertSettings): { track: AlertTrack; steps: AlertStep[] } {
+  const ordered = [...outcomes].sort((a, b) => a.ts.getTime() - b.ts.getTime());
+  const steps: AlertStep[] = [];
+  let current = track;
+  for (const outcome of ordered) {
+    const step = stepAlert(current, outcome, settings);
+    if (!step) continue;
+    steps.push(step);
+    current = step.track;
+  }
+  return { track: current, steps };
+}

@@ -1,0 +1,231 @@
+import type { State, ThresholdPolicy } from "@tidemark/thresholds/policy";
+import type pg from "pg";
+import { policyFromRow, policyInclude } from "./configuration.ts";
+import type { Database } from "./database.ts";
+
+/** The worker's SQL: claiming queued points, loading what evaluation needs, writing states. */
+
+export interface QueuedPoint {
+  seriesId: number;
+  ts: number;
+  value: number | null;
+}
+
+export interface ClaimedWork {
+  ids: number[];
+  organizationId: string;
+  points: QueuedPoint[];
+}
+
+/**
+ * Claims queued work of one organisation inside the caller's open transaction: the rows stay
+ * locked (SKIP LOCKED keeps other workers off them) until commit deletes them or a crash
+ * releases them for another worker.
+ */
+export async function claimEvaluationWork(client: pg.ClientBase, maxRows: number): Promise<ClaimedWork | null> {
+  const { rows } = await client.query<{ id: number; organization_id: string; series_ids: number[]; timestamps: Date[]; values: (number | null)[] }>(
+    `WITH first AS (
+       SELECT organization_id FROM evaluation_queue
+       WHERE claimed_until IS NULL OR claimed_until < now()
+       ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+     )
+     SELECT q.id, q.organization_id, q.series_ids, q.timestamps, q."values" FROM evaluation_queue q, first
+     WHERE q.organization_id = first.organization_id AND (q.claimed_until IS NULL OR q.claimed_until < now())
+     ORDER BY q.id LIMIT $1 FOR UPDATE OF q SKIP LOCKED`,
+    [maxRows],
+  );
+  if (rows.length === 0) return null;
+  const points: QueuedPoint[] = [];
+  for (const row of rows) {
+    for (let i = 0; i < row.series_ids.length; i++) {
+      points.push({ seriesId: Number(row.series_ids[i]), ts: row.timestamps[i]!.getTime(), value: row.values[i] ?? null });
+    }
+  }
+  return { ids: rows.map((r) => Number(r.id)), organizationId: rows[0]!.organization_id, points };
+}
+
+export async function completeEvaluationWork(client: pg.ClientBase, ids: number[]): Promise<void> {
+  await client.query(`DELETE FROM evaluation_queue WHERE id = ANY($1::bigint[])`, [ids]);
+}
+
+/** After a failure: back off exponentially so that a poison row does not block the queue. */
+export async function deferEvaluationWork(db: Database, ids: number[]): Promise<void> {
+  await db.pool.query(
+    `UPDATE evaluation_queue SET attempts = attempts + 1,
+       claimed_until = now() + make_interval(secs => least(300, 2 ^ least(attempts, 8)))
+     WHERE id = ANY($1::bigint[])`,
+    [ids],
+  );
+}
+
+export async function queueDepth(db: Database): Promise<{ rows: number; oldest: Date | null }> {
+  const { rows } = await db.pool.query<{ n: number; oldest: Date | null }>(`SELECT count(*)::int AS n, min(created_at) AS oldest FROM evaluation_queue`);
+  return { rows: rows[0]?.n ?? 0, oldest: rows[0]?.oldest ?? null };
+}
+
+export interface EvaluatedItem {
+  seriesId: number;
+  seriesKey: string;
+  itemId: string;
+  host: string;
+  service: string;
+  item: string;
+  policy: ThresholdPolicy | null;
+}
+
+/** Every service item of an organisation with its series id and policy, for the evaluator's cache. */
+export async function loadEvaluatedItems(db: Database, organizationId: string): Promise<EvaluatedItem[]> {
+  const items = await db.prisma.serviceItem.findMany({
+    where: { organizationId },
+    include: { service: { include: { host: true } }, policy: { include: policyInclude } },
+  });
+  const keys = items.map((i) => i.seriesKey);
+  const { rows } = await db.pool.query<{ id: number; key: string }>(
+    `WITH created AS (
+       INSERT INTO series (organization_id, key) SELECT $1, k FROM unnest($2::text[]) k ON CONFLICT DO NOTHING RETURNING id, key
+     ) SELECT id, key FROM created UNION ALL SELECT id, key FROM series WHERE organization_id = $1 AND key = ANY($2::text[])`,
+    [organizationId, keys],
+  );
+  const ids = new Map(rows.map((r) => [r.key, r.id]));
+  return items.map((i) => ({
+    seriesId: ids.get(i.seriesKey)!,
+    seriesKey: i.seriesKey,
+    itemId: i.id,
+    host: i.service.host.name,
+    service: i.service.name,
+    item: i.name,
+    policy: i.policy ? policyFromRow(i.policy) : null,
+  }));
+}
+
+/** Changes whenever an item or policy of the organisation is added, edited or removed. */
+export async function configurationRevision(db: Database, organizationId: string): Promise<string> {
+  const { rows } = await db.pool.query<{ rev: string }>(
+    `SELECT concat_ws(':',
+       (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM service_items WHERE organization_id = $1),
+       (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM threshold_policies WHERE organization_id = $1),
+       (SELECT count(*) FROM threshold_periods p JOIN threshold_policies t ON t.id = p.policy_id WHERE t.organization_id = $1)
+     ) AS rev`,
+    [organizationId],
+  );
+  return rows[0]?.rev ?? "";
+}
+
+export interface HistoryRequest {
+  seriesId: number;
+  /** Oldest instant needed (epoch ms). */
+  sinceMs: number;
+  /** At most this many newest points. */
+  limit: number;
+  /** Only points older than this (epoch ms), when set. */
+  untilMs?: number | null;
+}
+
+/** Newest points of many series in one round trip, each lookup index-backed. */
+export async function loadRecentPoints(db: Database | pg.ClientBase, requests: HistoryRequest[]): Promise<Map<number, QueuedPoint[]>> {
+  const out = new Map<number, QueuedPoint[]>();
+  if (requests.length === 0) return out;
+  const query = "pool" in db ? db.pool : db;
+  const { rows } = await query.query<{ series_id: number; ts: Date; value: number | null }>(
+    `SELECT r.series_id, p.ts, p.value
+     FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::timestamptz[]) AS r(series_id, since, lim, until)
+     CROSS JOIN LATERAL (
+       SELECT m.ts, m.value FROM metric_points m
+       WHERE m.series_id = r.series_id AND m.ts > r.since AND (r.until IS NULL OR m.ts < r.until)
+       ORDER BY m.ts DESC LIMIT r.lim
+     ) p`,
+    [
+      requests.map((r) => r.seriesId),
+      requests.map((r) => new Date(r.sinceMs).toISOString()),
+      requests.map((r) => r.limit),
+      requests.map((r) => (r.untilMs == null ? null : new Date(r.untilMs).toISOString())),
+    ],
+  );
+  for (const r of rows) {
+    const list = out.get(r.series_id) ?? [];
+    list.push({ seriesId: r.series_id, ts: r.ts.getTime(), value: r.value });
+    out.set(r.series_id, list);
+  }
+  return out;
+}
+
+export interface ItemStateRow {
+  seriesId: number;
+  ts: number;
+  state: State;
+  hardState: State;
+  softCount: number;
+}
+
+export async function loadItemStates(client: pg.ClientBase, seriesIds: number[]): Promise<Map<number, ItemStateRow>> {
+  const { rows } = await client.query<{ series_id: number; ts: Date; state: State; hard_state: State; soft_count: number }>(
+    `SELECT series_id, ts, state, hard_state, soft_count FROM item_states WHERE series_id = ANY($1::bigint[]) FOR UPDATE`,
+    [seriesIds],
+  );
+  return new Map(
+    rows.map((r) => [r.series_id, { seriesId: r.series_id, ts: r.ts.getTime(), state: r.state, hardState: r.hard_state, softCount: r.soft_count }]),
+  );
+}
+
+export interface EvaluationRecord {
+  seriesId: number;
+  ts: number;
+  state: State;
+  hardState: State;
+  softCount: number;
+  /** Whether this result hardened the state (the state-change row's `hard`). */
+  hard: boolean;
+  value: number | null;
+  threshold: number | null;
+  warning: number | null;
+  critical: number | null;
+  explanation: string;
+  /** Whether the state (soft or hard) differs from the previous result: a state-change row. */
+  changed: boolean;
+}
+
+/** Upserts the latest state per series and appends the state changes, in two statements. */
+export async function writeEvaluations(client: pg.ClientBase, records: EvaluationRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const latest = new Map<number, EvaluationRecord>();
+  for (const r of records) {
+    const seen = latest.get(r.seriesId);
+    if (!seen || seen.ts <= r.ts) latest.set(r.seriesId, r);
+  }
+  const l = [...latest.values()];
+  await client.query(
+    `INSERT INTO item_states (series_id, ts, state, hard_state, soft_count, value, threshold, explanation)
+     SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::check_state[], $4::check_state[], $5::int[], $6::float8[], $7::float8[], $8::text[])
+     ON CONFLICT (series_id) DO UPDATE SET ts = excluded.ts, state = excluded.state, hard_state = excluded.hard_state,
+       soft_count = excluded.soft_count, value = excluded.value, threshold = excluded.threshold, explanation = excluded.explanation
+     WHERE item_states.ts <= excluded.ts`,
+    [
+      l.map((r) => r.seriesId),
+      l.map((r) => new Date(r.ts).toISOString()),
+      l.map((r) => r.state),
+      l.map((r) => r.hardState),
+      l.map((r) => r.softCount),
+      l.map((r) => r.value),
+      l.map((r) => r.threshold),
+      l.map((r) => r.explanation),
+    ],
+  );
+  const changes = records.filter((r) => r.changed);
+  if (changes.length === 0) return;
+  await client.query(
+    `INSERT INTO state_changes (series_id, ts, state, hard, value, threshold, warning, critical, explanation)
+     SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::check_state[], $4::bool[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::text[])
+     ON CONFLICT DO NOTHING`,
+    [
+      changes.map((r) => r.seriesId),
+      changes.map((r) => new Date(r.ts).toISOString()),
+      changes.map((r) => r.state),
+      changes.map((r) => r.hard),
+      changes.map((r) => r.value),
+      changes.map((r) => r.threshold),
+      changes.map((r) => r.warning),
+      changes.map((r) => r.critical),
+      changes.map((r) => r.explanation),
+    ],
+  );
+}
