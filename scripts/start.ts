@@ -3,7 +3,7 @@
  * set), migrations, the demo organisation on first start, the web app, the worker and a local
  * agent; prints the URL and the demo sign-in. Ctrl-C stops it all cleanly.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_USER, seedDemo } from "@tidemark/db/seed";
 import { ensurePrismaClient, ensureWebBuild } from "./lib/build.ts";
@@ -27,6 +27,9 @@ async function main() {
   await ensurePrismaClient(say);
   const prepared = await prepareDatabase({ dataDir: DATA_DIR, embeddedPort, log: say });
   stopEmbedded = () => prepared.embedded?.stop();
+  // Tools and browser tests that need the database read its URL here (the embedded port varies).
+  mkdirSync(DATA_DIR, { recursive: true });
+  writeFileSync(path.join(DATA_DIR, "database-url"), `${prepared.url}\n`, { mode: 0o600 });
   const { db, migration } = prepared;
   say(
     `database: ${db.info.kind === "timescaledb" ? `TimescaleDB ${db.info.timescaleVersion}` : "plain PostgreSQL"} (PostgreSQL ${db.info.serverVersion}); ` +

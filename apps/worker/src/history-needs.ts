@@ -7,6 +7,8 @@ export interface HistoryNeed {
   lookbackMs: number;
   /** `[-24H:END]`: everything the window holds. */
   toOldest: boolean;
+  /** Expected spacing of the series' points, when its schedule tells it; sizes time look-backs. */
+  intervalMs?: number | null;
 }
 
 export type HistoryNeeds = Map<string, HistoryNeed>;
@@ -17,6 +19,7 @@ export function mergeNeed(needs: HistoryNeeds, key: string, need: Partial<Histor
     count: Math.max(seen.count, need.count ?? 0),
     lookbackMs: Math.max(seen.lookbackMs, need.lookbackMs ?? 0),
     toOldest: seen.toOldest || (need.toOldest ?? false),
+    intervalMs: need.intervalMs ?? seen.intervalMs ?? null,
   });
 }
 

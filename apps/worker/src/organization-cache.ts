@@ -45,6 +45,10 @@ export class OrganizationCache {
       for (const [key, need] of own) mergeNeed(needs, key, need);
     }
     for (const { source, macros } of this.extraSources(organizationId)) sourceNeeds(source, macros, needs);
+    for (const item of items) {
+      const need = needs.get(item.seriesKey);
+      if (need) need.intervalMs = item.intervalMs;
+    }
     const config: OrganizationConfig = {
       revision,
       bySeriesId: new Map(items.map((i) => [i.seriesId, i])),

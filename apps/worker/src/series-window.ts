@@ -10,12 +10,13 @@ import type { HistoryNeed } from "./history-needs.ts";
 
 /** Enough for a day of one point per second; expressions reaching further read what is held. */
 export const MAX_POINTS_PER_SERIES = 100_000;
-/** Points per second assumed when a time-based reference sizes a window (1 point/s is the most Bischeck schedules). */
-const ASSUMED_RATE_PER_MS = 1 / 1000;
+/** Point spacing assumed for a series whose schedule does not tell it (1 s is Bischeck's densest). */
+const ASSUMED_INTERVAL_MS = 1000;
 
 export function capacityFor(need: HistoryNeed): number {
   if (need.toOldest) return MAX_POINTS_PER_SERIES;
-  const byTime = Math.ceil(need.lookbackMs * ASSUMED_RATE_PER_MS) + 2;
+  // A quarter more than the schedule implies, for jitter and catch-up bursts.
+  const byTime = Math.ceil((need.lookbackMs / (need.intervalMs ?? ASSUMED_INTERVAL_MS)) * 1.25) + 2;
   return Math.min(MAX_POINTS_PER_SERIES, Math.max(16, need.count + 1, need.lookbackMs > 0 ? byTime : 0));
 }
 

@@ -16,5 +16,13 @@ export {
 export { type EvaluationOutcome, evaluationOutcomeSchema } from "./outcome.ts";
 export { type ItemAlertSettings, itemAlertSettingsSchema } from "./settings.ts";
 export { severityRank, worseOf } from "./severity.ts";
-export { isSilenced, matchersCover, matchesGlob, type SilenceMatchers, type SilenceWindow, silenceCovers, silenceMatchersSchema } from "./silences.ts";
+export {
+  isSilenced,
+  matchersCover,
+  matchesGlob,
+  type SilenceMatchers,
+  type SilenceWindow,
+  silenceCovers,
+  silenceMatchersSchema,
+} from "./silences.ts";
 export { type AlertmanagerWebhook, alertLabels, alertmanagerPayload, fingerprint, type NotifiedAlert } from "./webhook-payload.ts";

@@ -37,7 +37,13 @@ export interface AlertTrack {
   open: OpenAlert | null;
 }
 
-export const EMPTY_TRACK: AlertTrack = Object.freeze({ recentStates: [], flapping: false, recoveringSince: null, lastTs: null, open: null });
+export const EMPTY_TRACK: AlertTrack = Object.freeze({
+  recentStates: [],
+  flapping: false,
+  recoveringSince: null,
+  lastTs: null,
+  open: null,
+});
 
 export type AlertTransitionKind = "opened" | "escalated" | "deescalated" | "closed" | "flapping-started" | "flapping-stopped";
 
@@ -49,12 +55,15 @@ export interface AlertTransition {
 }
 
 export interface AlertStep {
+  outcome: EvaluationOutcome;
   track: AlertTrack;
   transitions: AlertTransition[];
   /** The alert this result touched: still open, or just closed (then `closedAt` is set). */
   alert: (OpenAlert & { closedAt: Date | null }) | null;
   /** The notification this result calls for, before silences and acknowledgements are applied. */
   notify: "firing" | "resolved" | null;
+  /** A notification was due but is held because the series flaps. */
+  heldForFlapping: boolean;
   flapPercent: number;
 }
 
@@ -66,7 +75,11 @@ export interface AlertStep {
  * when flapping stops with the alert still open, it is announced again. Results not newer than
  * the last one seen are ignored (null), so that replaying a batch changes nothing.
  */
-export function stepAlert(track: AlertTrack, outcome: EvaluationOutcome, settings: AlertSettings = DEFAULT_ALERT_SETTINGS): AlertStep | null {
+export function stepAlert(
+  track: AlertTrack,
+  outcome: EvaluationOutcome,
+  settings: AlertSettings = DEFAULT_ALERT_SETTINGS,
+): AlertStep | null {
   const at = outcome.ts;
   if (track.lastTs && at.getTime() <= track.lastTs.getTime()) return null;
 
@@ -117,19 +130,26 @@ export function stepAlert(track: AlertTrack, outcome: EvaluationOutcome, setting
   const touched = open ?? closedAlert;
   if (closedAlert) closedAlert.flapping = closedAlert.flapping || flapping;
   if (notify === null && open && transitions.some((t) => t.kind === "flapping-stopped")) notify = "firing";
+  const heldForFlapping = flapping && notify !== null;
   if (flapping) notify = null;
 
   return {
+    outcome,
     track: { recentStates, flapping, recoveringSince, lastTs: at, open },
     transitions,
     alert: touched ? { ...touched, closedAt } : null,
     notify,
+    heldForFlapping,
     flapPercent,
   };
 }
 
 /** Runs a series' results (any order) through the machine; stale results are skipped. */
-export function runAlertMachine(track: AlertTrack, outcomes: readonly EvaluationOutcome[], settings?: AlertSettings): { track: AlertTrack; steps: AlertStep[] } {
+export function runAlertMachine(
+  track: AlertTrack,
+  outcomes: readonly EvaluationOutcome[],
+  settings?: AlertSettings,
+): { track: AlertTrack; steps: AlertStep[] } {
   const ordered = [...outcomes].sort((a, b) => a.ts.getTime() - b.ts.getTime());
   const steps: AlertStep[] = [];
   let current = track;

@@ -1,6 +1,13 @@
 import type { State } from "@tidemark/thresholds";
 import { describe, expect, it } from "vitest";
-import { type AlertSettings, DEFAULT_ALERT_SETTINGS, EMPTY_TRACK, type EvaluationOutcome, runAlertMachine, stepAlert } from "../src/index.ts";
+import {
+  type AlertSettings,
+  DEFAULT_ALERT_SETTINGS,
+  EMPTY_TRACK,
+  type EvaluationOutcome,
+  runAlertMachine,
+  stepAlert,
+} from "../src/index.ts";
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0);
 const MINUTE = 60_000;
@@ -158,6 +165,14 @@ describe("flapping", () => {
     expect(result.steps[stopped]!.notify).toBe("firing");
     expect(result.track.open).toMatchObject({ severity: "CRITICAL", flapping: true });
     expect(result.track.flapping).toBe(false);
+  });
+
+  it("holds escalations and de-escalations while the series flaps", () => {
+    const result = run(`${"CO".repeat(6)}${"CW".repeat(8)}`);
+    const flapping = result.steps.filter((s) => s.track.flapping);
+    const changes = flapping.filter((s) => s.transitions.some((t) => t.kind === "escalated" || t.kind === "deescalated"));
+    expect(changes.length).toBeGreaterThan(5);
+    expect(changes.every((s) => s.notify === null && s.heldForFlapping)).toBe(true);
   });
 
   it("a steady series never flaps", () => {

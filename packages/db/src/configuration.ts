@@ -23,7 +23,7 @@ export function periodToRow(period: Period, position: number) {
   };
 }
 
-type PolicyWithPeriods = PrismaTypes.ThresholdPolicyGetPayload<{
+type PolicyWithPeriods = PrismaTypes.Prisma.ThresholdPolicyGetPayload<{
   include: { periods: true; holidayCalendar: { include: { days: true } } };
 }>;
 

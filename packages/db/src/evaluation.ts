@@ -22,17 +22,24 @@ export interface ClaimedWork {
  * locked (SKIP LOCKED keeps other workers off them) until commit deletes them or a crash
  * releases them for another worker.
  */
-export async function claimEvaluationWork(client: pg.ClientBase, maxRows: number): Promise<ClaimedWork | null> {
+export async function claimEvaluationWork(client: pg.ClientBase, maxRows: number, maxPoints = 20_000): Promise<ClaimedWork | null> {
+  // Rows of the oldest organisation in line, up to about maxPoints points (at least one row):
+  // on the embedded server a transaction blocks everyone else, so it must stay short.
   const { rows } = await client.query<{ id: number; organization_id: string; series_ids: number[]; timestamps: Date[]; values: (number | null)[] }>(
     `WITH first AS (
        SELECT organization_id FROM evaluation_queue
        WHERE claimed_until IS NULL OR claimed_until < now()
        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+     ), candidates AS (
+       SELECT q.id, sum(cardinality(q.series_ids)) OVER (ORDER BY q.id) - cardinality(q.series_ids) AS before
+       FROM evaluation_queue q, first
+       WHERE q.organization_id = first.organization_id AND (q.claimed_until IS NULL OR q.claimed_until < now())
+       ORDER BY q.id LIMIT $1
      )
-     SELECT q.id, q.organization_id, q.series_ids, q.timestamps, q."values" FROM evaluation_queue q, first
-     WHERE q.organization_id = first.organization_id AND (q.claimed_until IS NULL OR q.claimed_until < now())
-     ORDER BY q.id LIMIT $1 FOR UPDATE OF q SKIP LOCKED`,
-    [maxRows],
+     SELECT q.id, q.organization_id, q.series_ids, q.timestamps, q."values" FROM evaluation_queue q
+     WHERE q.id IN (SELECT id FROM candidates WHERE before < $2)
+     ORDER BY q.id FOR UPDATE SKIP LOCKED`,
+    [maxRows, maxPoints],
   );
   if (rows.length === 0) return null;
   const points: QueuedPoint[] = [];
@@ -71,6 +78,15 @@ export interface EvaluatedItem {
   service: string;
   item: string;
   policy: ThresholdPolicy | null;
+  /** The shortest interval of the service's schedules (null for cron and run-after schedules). */
+  intervalMs: number | null;
+}
+
+const UNIT_MS: Record<string, number> = { S: 1000, M: 60_000, H: 3_600_000 };
+
+function shortestInterval(schedules: string[]): number | null {
+  const intervals = schedules.map((s) => /^(\d+)([SMH])$/.exec(s.trim())).filter((m) => m !== null).map((m) => Number(m[1]) * UNIT_MS[m[2]!]!);
+  return intervals.length ? Math.min(...intervals) : null;
 }
 
 /** Every service item of an organisation with its series id and policy, for the evaluator's cache. */
@@ -95,6 +111,7 @@ export async function loadEvaluatedItems(db: Database, organizationId: string): 
     service: i.service.name,
     item: i.name,
     policy: i.policy ? policyFromRow(i.policy) : null,
+    intervalMs: shortestInterval(i.service.schedules),
   }));
 }
 
@@ -228,4 +245,19 @@ export async function writeEvaluations(client: pg.ClientBase, records: Evaluatio
       changes.map((r) => r.explanation),
     ],
   );
+}
+
+/**
+ * Queues already-stored points for evaluation, an hour per queue row in time order (the seeder
+ * uses it so that the demo's states and alerts come from its history through the real pipeline).
+ */
+export async function queueStoredPoints(db: Database, organizationId: string, seriesIds: number[], from: Date, to: Date): Promise<number> {
+  const { rowCount } = await db.pool.query(
+    `INSERT INTO evaluation_queue (organization_id, series_ids, timestamps, "values")
+     SELECT $1, array_agg(series_id ORDER BY ts, series_id), array_agg(ts ORDER BY ts, series_id), array_agg(value ORDER BY ts, series_id)
+     FROM metric_points WHERE series_id = ANY($2::bigint[]) AND ts >= $3 AND ts < $4
+     GROUP BY date_trunc('hour', ts) ORDER BY date_trunc('hour', ts)`,
+    [organizationId, seriesIds, from, to],
+  );
+  return rowCount ?? 0;
 }

@@ -6,3 +6,4 @@ export type { ThresholdContext } from "./hours.ts";
 export { type PeriodRule, type PeriodSelection, selectPeriod, selectPeriodForDate } from "./period.ts";
 export * from "./policy.ts";
 export { type Boundaries, boundaries, classify, explain, formatNumber } from "./states.ts";
+export { type AlertSpan, type AlertState, type BacktestInput, type BacktestResult, type BacktestSeries, type BacktestSummary, backtest } from "./backtest.ts";

@@ -4,6 +4,7 @@ import type { Configuration, Host, ServiceItem } from "@tidemark/model";
 import type { HourEntry, ThresholdPolicy } from "@tidemark/thresholds/policy";
 import { importConfiguration } from "../configuration.ts";
 import type { Database } from "../database.ts";
+import { queueStoredPoints } from "../evaluation.ts";
 import { ensureSeries, insertPoints, refreshAggregates } from "../metrics.ts";
 import { readNabSeries } from "./nab.ts";
 import { generatePoints, type SeriesShape } from "./synthetic.ts";
@@ -269,5 +270,9 @@ export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boo
   }
   log(`demo history: ${total} points in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await refreshAggregates(db);
+  // The worker evaluates the last days through the real pipeline, so states and alerts are true.
+  const evaluated = Math.min(days, 3);
+  await queueStoredPoints(db, organization.id, [...seriesIds.values()], new Date(now - evaluated * DAY), new Date(now));
+  log(`demo: the last ${evaluated} days are queued for evaluation by the worker`);
   return true;
 }

@@ -1,0 +1,39 @@
+import { Cron } from "croner";
+
+/** One schedule of a check, as the model writes it: `30S`/`5M`/`1H`, a Quartz cron expression, or `after:host-service`. */
+export type Schedule = { kind: "interval"; ms: number } | { kind: "cron"; expression: string } | { kind: "after"; checkId: string };
+
+const UNIT_MS = { S: 1000, M: 60_000, H: 3_600_000 } as const;
+
+/** Quartz: seconds first, optional year, `?`, and day-of-week 1 = Sunday. */
+export const QUARTZ_OPTIONS = { mode: "6-or-7-parts", alternativeWeekdays: true, paused: true } as const;
+
+/** Parses and validates one schedule; throws with a message naming what is wrong. */
+export function parseSchedule(text: string): Schedule {
+  const s = text.trim();
+  const interval = /^(\d+)([SMH])$/.exec(s);
+  if (interval) {
+    const ms = Number(interval[1]) * UNIT_MS[interval[2] as keyof typeof UNIT_MS];
+    if (ms < 1000) throw new Error(`schedule ${s}: an interval must be at least 1S`);
+    return { kind: "interval", ms };
+  }
+  if (s.startsWith("after:")) {
+    const checkId = s.slice("after:".length);
+    if (!checkId) throw new Error(`schedule ${s}: after: needs host-service`);
+    return { kind: "after", checkId };
+  }
+  try {
+    new Cron(s, QUARTZ_OPTIONS).stop();
+  } catch (error) {
+    throw new Error(`schedule "${s}" is not a Quartz cron expression: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { kind: "cron", expression: s };
+}
+
+/** First run of an interval schedule at a random offset inside the interval, as Bischeck does: spreads the load. */
+export function firstDelay(intervalMs: number, random: () => number = Math.random): number {
+  return Math.floor(random() * intervalMs);
+}
+
+/** Cron runs start within a small random delay so that many agents do not hit a target at the same instant. */
+export const CRON_JITTER_MS = 1000;

@@ -1,0 +1,170 @@
+import type { AgentCheck, CheckResult } from "@tidemark/protocol";
+import { Cron } from "croner";
+import { runnerFor } from "./checks/index.ts";
+import type { CheckRunner } from "./checks/types.ts";
+import { ConcurrencyLimiter } from "./limiter.ts";
+import { CRON_JITTER_MS, firstDelay, parseSchedule, QUARTZ_OPTIONS, type Schedule } from "./schedule.ts";
+
+export interface SchedulerEvents {
+  results(results: CheckResult[], check: AgentCheck, durationMs: number): void;
+  /** A run was due while the previous run of the same check was still queued or running. */
+  overlap(check: AgentCheck): void;
+}
+
+interface PlannedCheck {
+  check: AgentCheck;
+  runner: CheckRunner;
+  schedules: Schedule[];
+  /** Checks scheduled `after:` this one. */
+  followers: AgentCheck[];
+}
+
+/**
+ * Validates a configuration's checks into a plan without touching anything that runs, so that a
+ * bad configuration is refused as a whole and the running one stays untouched.
+ */
+export function planChecks(checks: readonly AgentCheck[], runners: (check: AgentCheck) => CheckRunner | null = runnerFor): Map<string, PlannedCheck> {
+  const plan = new Map<string, PlannedCheck>();
+  const problems: string[] = [];
+  for (const check of checks) {
+    if (plan.has(check.id)) problems.push(`${check.id}: listed twice`);
+    const runner = runners(check);
+    if (!runner) problems.push(`${check.id}: the agent cannot run ${check.url.split("://")[0]}:// checks`);
+    const schedules: Schedule[] = [];
+    for (const s of check.schedules) {
+      try {
+        schedules.push(parseSchedule(s));
+      } catch (error) {
+        problems.push(`${check.id}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (runner) plan.set(check.id, { check, runner, schedules, followers: [] });
+  }
+  for (const planned of plan.values()) {
+    for (const s of planned.schedules) {
+      if (s.kind !== "after") continue;
+      const leader = plan.get(s.checkId);
+      if (!leader) problems.push(`${planned.check.id}: after:${s.checkId} names no check of this agent`);
+      else leader.followers.push(planned.check);
+    }
+  }
+  if (problems.length) throw new Error(`configuration refused: ${problems.slice(0, 10).join("; ")}${problems.length > 10 ? ` (and ${problems.length - 10} more)` : ""}`);
+  return plan;
+}
+
+/**
+ * Runs the checks of the applied configuration on their schedules. `apply` swaps configurations
+ * atomically: the new plan is validated first, then every timer of the old one is stopped and
+ * the new ones started; runs in flight finish and still report their results.
+ */
+export class Scheduler {
+  private plan = new Map<string, PlannedCheck>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly crons = new Set<Cron>();
+  /** Check ids queued or running: a check never overlaps itself. */
+  private readonly busy = new Set<string>();
+  private readonly limiter: ConcurrencyLimiter;
+  private generation = 0;
+
+  constructor(
+    concurrency: number,
+    private readonly events: SchedulerEvents,
+    private readonly runners: (check: AgentCheck) => CheckRunner | null = runnerFor,
+  ) {
+    this.limiter = new ConcurrencyLimiter(concurrency);
+  }
+
+  get checkCount(): number {
+    return this.plan.size;
+  }
+
+  /** Timers and cron jobs currently armed (what `stop` must bring to zero). */
+  get armed(): number {
+    return this.timers.size + this.crons.size;
+  }
+
+  get running(): number {
+    return this.limiter.active;
+  }
+
+  apply(checks: readonly AgentCheck[]): void {
+    const plan = planChecks(checks, this.runners);
+    this.stop();
+    this.plan = plan;
+    const generation = this.generation;
+    for (const planned of plan.values()) {
+      for (const schedule of planned.schedules) this.arm(planned, schedule, generation);
+    }
+  }
+
+  /** Stops every timer and forgets queued runs; runs in flight finish. */
+  stop(): void {
+    this.generation++;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const cron of this.crons) cron.stop();
+    this.crons.clear();
+    for (const id of this.limiter.queuedIds()) this.busy.delete(id);
+    this.limiter.dropQueued();
+    this.plan = new Map();
+  }
+
+  /** Runs a check now (outside its schedule); used by `after:` chains and tests. */
+  trigger(checkId: string): boolean {
+    const planned = this.plan.get(checkId);
+    if (!planned) return false;
+    this.enqueue(planned, this.generation);
+    return true;
+  }
+
+  private arm(planned: PlannedCheck, schedule: Schedule, generation: number): void {
+    if (schedule.kind === "interval") {
+      const first = setTimeout(() => {
+        this.timers.delete(first);
+        this.enqueue(planned, generation);
+        const every = setInterval(() => this.enqueue(planned, generation), schedule.ms);
+        this.timers.add(every);
+      }, firstDelay(schedule.ms));
+      this.timers.add(first);
+    } else if (schedule.kind === "cron") {
+      const cron = new Cron(schedule.expression, { ...QUARTZ_OPTIONS, paused: false }, () => {
+        const jitter = setTimeout(() => {
+          this.timers.delete(jitter);
+          this.enqueue(planned, generation);
+        }, firstDelay(CRON_JITTER_MS));
+        this.timers.add(jitter);
+      });
+      this.crons.add(cron);
+    }
+  }
+
+  private enqueue(planned: PlannedCheck, generation: number): void {
+    if (generation !== this.generation) return;
+    const { check } = planned;
+    if (this.busy.has(check.id)) {
+      this.events.overlap(check);
+      return;
+    }
+    this.busy.add(check.id);
+    this.limiter.run(check.id, async () => {
+      const controller = new AbortController();
+      const timeout = setTimeout(() => controller.abort(), check.timeoutMs);
+      const started = performance.now();
+      try {
+        const results = await planned.runner(check, controller.signal);
+        this.events.results(results, check, performance.now() - started);
+      } catch (error) {
+        const output = (error instanceof Error ? error.message : String(error)).slice(0, 1024);
+        this.events.results(
+          check.items.map((item) => ({ key: item.key, ts: Date.now(), value: null, status: 3, output })),
+          check,
+          performance.now() - started,
+        );
+      } finally {
+        clearTimeout(timeout);
+        this.busy.delete(check.id);
+      }
+      if (generation === this.generation) for (const follower of planned.followers) this.trigger(follower.id);
+    });
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The worker: evaluates queued points against thresholds, runs bischeck:// calculations on
+ * their schedules, and on the embedded database (no background workers there) refreshes the
+ * continuous aggregates and applies retention itself. Any number of workers can run against one
+ * database; SIGTERM finishes the batch in hand and exits.
+ */
+import { connectDatabase, databaseInfo, pruneCalculationRuns, queueDepth, refreshAggregates } from "@tidemark/db";
+import { pino } from "pino";
+import { CalculationScheduler } from "./calculations.ts";
+import { Evaluator } from "./evaluator.ts";
+import { createWorkerMetrics, serveMetrics } from "./metrics.ts";
+import { OrganizationCache } from "./organization-cache.ts";
+import { SeriesWindow } from "./series-window.ts";
+
+const log = pino({ base: { component: "worker" } });
+const url = process.env.DATABASE_URL;
+if (!url) {
+  log.fatal("DATABASE_URL is not set: point it at Tidemark's database (npm start sets it).");
+  process.exit(1);
+}
+
+const db = await connectDatabase(url, { max: 4, applicationName: "tidemark-worker" });
+const metrics = createWorkerMetrics();
+const window = new SeriesWindow();
+let scheduler: CalculationScheduler | null = null;
+const organizations = new OrganizationCache(db, 5000, (org) => scheduler?.sourcesFor(org) ?? []);
+scheduler = new CalculationScheduler(db, organizations, window, (event, message) => log.warn(event, message));
+const evaluator = new Evaluator(db, organizations, window);
+const info = await databaseInfo(db.pool);
+let stopping = false;
+
+const server = await serveMetrics(metrics, Number(process.env.WORKER_METRICS_PORT ?? 0), () => ({
+  status: stopping ? "stopping" : "ok",
+  database: info.kind,
+  windowPoints: window.pointCount(),
+}));
+const address = server.address();
+log.info({ database: info.kind, embedded: info.embedded, metrics: typeof address === "object" && address ? `http://127.0.0.1:${address.port}/metrics` : null }, "worker started");
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function evaluationLoop(): Promise<void> {
+  while (!stopping) {
+    const timer = metrics.batchSeconds.startTimer();
+    try {
+      const { points, organizationId } = await evaluator.runBatch();
+      if (organizationId) {
+        timer();
+        metrics.pointsEvaluated.inc(points);
+        metrics.batches.inc();
+        continue;
+      }
+    } catch (error) {
+      metrics.errors.inc({ component: "evaluation" });
+      log.error({ err: error }, "evaluation batch failed; its points are retried with backoff");
+    }
+    await sleep(200);
+  }
+}
+
+async function every(ms: number, component: string, task: () => Promise<void>): Promise<void> {
+  while (!stopping) {
+    try {
+      await task();
+    } catch (error) {
+      metrics.errors.inc({ component });
+      log.error({ err: error }, `${component} failed`);
+    }
+    for (let waited = 0; waited < ms && !stopping; waited += 250) await sleep(250);
+  }
+}
+
+const loops = [
+  evaluationLoop(),
+  every(1000, "calculations", async () => {
+    metrics.calculations.inc(await scheduler.tick());
+  }),
+  every(5000, "queue-metrics", async () => {
+    const depth = await queueDepth(db);
+    metrics.queueRows.set(depth.rows);
+    metrics.queueLagSeconds.set(depth.oldest ? (Date.now() - depth.oldest.getTime()) / 1000 : 0);
+    metrics.windowPoints.set(window.pointCount());
+  }),
+  every(3_600_000, "housekeeping", async () => {
+    await pruneCalculationRuns(db, 86_400_000);
+  }),
+];
+if (info.embedded && info.kind === "timescaledb") {
+  // Continuous-aggregate and retention policies never fire on PGlite: do their work here.
+  loops.push(
+    every(60_000, "aggregate-refresh", async () => {
+      const to = new Date();
+      await refreshAggregates(db, { from: new Date(to.getTime() - 3 * 3_600_000), to });
+    }),
+    every(86_400_000, "retention", async () => {
+      await db.pool.query(`SELECT drop_chunks('metric_points', older_than => INTERVAL '400 days')`);
+      await db.pool.query(`SELECT drop_chunks('state_changes', older_than => INTERVAL '800 days')`);
+    }),
+  );
+}
+
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, "stopping after the batch in hand");
+  await Promise.allSettled(loops);
+  server.close();
+  await db.close();
+  log.info("stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

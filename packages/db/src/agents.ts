@@ -1,0 +1,141 @@
+import { hashToken, issueToken } from "@tidemark/auth";
+import { seriesKey } from "@tidemark/model";
+import type { Database } from "./database.ts";
+
+/** Collector agents of an organisation: their tokens (hash only), liveness and what they run. */
+
+export interface AgentView {
+  id: string;
+  name: string;
+  tokenPrefix: string;
+  createdAt: Date;
+  lastSeenAt: Date | null;
+  revokedAt: Date | null;
+  appliedVersion: number | null;
+  appliedHash: string | null;
+  services: number;
+}
+
+export async function listAgents(db: Database, organizationId: string): Promise<AgentView[]> {
+  const { rows } = await db.pool.query<{
+    id: string;
+    name: string;
+    token_prefix: string;
+    created_at: Date;
+    last_seen_at: Date | null;
+    revoked_at: Date | null;
+    applied_version: number | null;
+    applied_hash: string | null;
+    services: number;
+  }>(
+    `SELECT a.id, a.name, a.token_prefix, a.created_at, a.last_seen_at, a.revoked_at, a.applied_version, a.applied_hash,
+            (SELECT count(*)::int FROM services s WHERE s.agent_id = a.id) AS services
+     FROM agents a WHERE a.organization_id = $1 ORDER BY a.revoked_at IS NOT NULL, a.name`,
+    [organizationId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    tokenPrefix: r.token_prefix,
+    createdAt: r.created_at,
+    lastSeenAt: r.last_seen_at,
+    revokedAt: r.revoked_at,
+    appliedVersion: r.applied_version,
+    appliedHash: r.applied_hash,
+    services: r.services,
+  }));
+}
+
+export class AgentNameTakenError extends Error {
+  constructor(name: string) {
+    super(`an agent named "${name}" already exists in this organisation`);
+  }
+}
+
+/** Creates an agent; the returned token secret is shown once and never stored. */
+export async function createAgent(db: Database, organizationId: string, name: string): Promise<{ agent: AgentView; token: string }> {
+  const token = issueToken("tm_agent");
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO agents (organization_id, name, token_prefix, token_hash) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
+    [organizationId, name, token.prefix, token.hash],
+  );
+  const id = rows[0]?.id;
+  if (!id) throw new AgentNameTakenError(name);
+  const agent = (await listAgents(db, organizationId)).find((a) => a.id === id);
+  if (!agent) throw new Error(`agent ${id} vanished after it was created`);
+  return { agent, token: token.secret };
+}
+
+/** Revokes an agent's token (it can no longer fetch configs nor ship results); false when not found. */
+export async function revokeAgent(db: Database, organizationId: string, agentId: string): Promise<boolean> {
+  const { rowCount } = await db.pool.query(
+    `UPDATE agents SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL`,
+    [agentId, organizationId],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Makes sure an agent with this name exists and accepts `secret` (a token kept outside the
+ * database, e.g. in a 0600 file by `npm start`): only its hash is stored.
+ */
+export async function provisionAgent(db: Database, organizationId: string, name: string, secret: string): Promise<string> {
+  const prefix = secret.slice(0, "tm_agent".length + 7);
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO agents (organization_id, name, token_prefix, token_hash) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (organization_id, name)
+       DO UPDATE SET token_prefix = EXCLUDED.token_prefix, token_hash = EXCLUDED.token_hash, revoked_at = NULL
+     RETURNING id`,
+    [organizationId, name, prefix, hashToken(secret)],
+  );
+  const id = rows[0]?.id;
+  if (!id) throw new Error(`could not provision agent "${name}"`);
+  return id;
+}
+
+export interface AgentCheckSpec {
+  name: string;
+  url: string;
+  schedules: string[];
+  items: { name: string; description: string; execStatement: string }[];
+}
+
+/**
+ * Makes `host` exist with these services run by the agent, updating url, schedules and exec
+ * statements of ones that already exist (a re-run on another port updates rather than duplicates).
+ * The items get no threshold policy: they are measurements to look at, tuned later in the editor.
+ */
+export async function ensureAgentChecks(db: Database, organizationId: string, agentId: string, host: string, services: AgentCheckSpec[]): Promise<void> {
+  const client = await db.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const { rows: hosts } = await client.query<{ id: string }>(
+      `INSERT INTO hosts (organization_id, name, description) VALUES ($1, $2, 'this machine')
+       ON CONFLICT (organization_id, name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
+      [organizationId, host],
+    );
+    const hostId = hosts[0]?.id;
+    for (const service of services) {
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO services (organization_id, host_id, name, schedules, url, agent_id) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (host_id, name) DO UPDATE SET schedules = EXCLUDED.schedules, url = EXCLUDED.url, agent_id = EXCLUDED.agent_id, updated_at = now()
+         RETURNING id`,
+        [organizationId, hostId, service.name, service.schedules, service.url, agentId],
+      );
+      for (const item of service.items) {
+        await client.query(
+          `INSERT INTO service_items (organization_id, service_id, name, description, exec_statement, series_key) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (service_id, name) DO UPDATE SET exec_statement = EXCLUDED.exec_statement, updated_at = now()`,
+          [organizationId, rows[0]?.id, item.name, item.description, item.execStatement, seriesKey(host, service.name, item.name)],
+        );
+      }
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,157 @@
+import type { ItemAlertSettings } from "@tidemark/alerts";
+import type { State } from "@tidemark/thresholds";
+import type { Database } from "./database.ts";
+
+export interface AlertEventView {
+  ts: Date;
+  kind: string;
+  severity: State;
+  value: number | null;
+  threshold: number | null;
+  warning: number | null;
+  critical: number | null;
+  detail: string;
+  actorName: string | null;
+}
+
+export interface AlertDetail {
+  id: string;
+  seriesId: number;
+  key: string;
+  itemId: string | null;
+  settings: ItemAlertSettings | null;
+  severity: State;
+  peakSeverity: State;
+  openedAt: Date;
+  closedAt: Date | null;
+  flapping: boolean;
+  value: number | null;
+  threshold: number | null;
+  warning: number | null;
+  critical: number | null;
+  explanation: string;
+  acknowledgedAt: Date | null;
+  acknowledgedByName: string | null;
+  ackComment: string | null;
+  events: AlertEventView[];
+  stateChanges: { ts: Date; state: State; hard: boolean; value: number | null; threshold: number | null; explanation: string }[];
+}
+
+/** One alert with its history: its own events and the series' state changes while it was open. */
+export async function alertDetail(db: Database, organizationId: string, alertId: string): Promise<AlertDetail | null> {
+  const { rows } = await db.pool.query(
+    `SELECT a.id, a.series_id, s.key, i.id AS item_id, i.alert_recovery_margin, i.alert_min_duration_seconds,
+            a.severity, a.peak_severity, a.opened_at, a.closed_at, a.flapping, a.value, a.threshold, a.warning, a.critical,
+            a.explanation, a.acknowledged_at, u.name AS acknowledged_by_name, a.ack_comment
+     FROM alerts a JOIN series s ON s.id = a.series_id
+     LEFT JOIN service_items i ON i.organization_id = a.organization_id AND i.series_key = s.key
+     LEFT JOIN users u ON u.id = a.acknowledged_by
+     WHERE a.organization_id = $1 AND a.id = $2`,
+    [organizationId, alertId],
+  );
+  const a = rows[0];
+  if (!a) return null;
+  const [events, changes] = await Promise.all([
+    db.pool.query(
+      `SELECT e.ts, e.kind, e.severity, e.value, e.threshold, e.warning, e.critical, e.detail, u.name AS actor_name
+       FROM alert_events e LEFT JOIN users u ON u.id = e.actor_user_id WHERE e.alert_id = $1 ORDER BY e.ts, e.id`,
+      [alertId],
+    ),
+    db.pool.query(
+      `SELECT ts, state, hard, value, threshold, explanation FROM state_changes
+       WHERE series_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts LIMIT 1000`,
+      [a.series_id, a.opened_at, a.closed_at ?? new Date()],
+    ),
+  ]);
+  return {
+    id: a.id,
+    seriesId: Number(a.series_id),
+    key: a.key,
+    itemId: a.item_id,
+    settings: a.item_id ? { recoveryMarginPercent: a.alert_recovery_margin, minimumDurationSeconds: a.alert_min_duration_seconds } : null,
+    severity: a.severity,
+    peakSeverity: a.peak_severity,
+    openedAt: a.opened_at,
+    closedAt: a.closed_at,
+    flapping: a.flapping,
+    value: a.value,
+    threshold: a.threshold,
+    warning: a.warning,
+    critical: a.critical,
+    explanation: a.explanation,
+    acknowledgedAt: a.acknowledged_at,
+    acknowledgedByName: a.acknowledged_by_name,
+    ackComment: a.ack_comment,
+    events: events.rows.map((e) => ({
+      ts: e.ts,
+      kind: e.kind,
+      severity: e.severity,
+      value: e.value,
+      threshold: e.threshold,
+      warning: e.warning,
+      critical: e.critical,
+      detail: e.detail,
+      actorName: e.actor_name,
+    })),
+    stateChanges: changes.rows,
+  };
+}
+
+/**
+ * Acknowledges an alert with a comment (open or closed: a closed one can still be signed off).
+ * Null when it is not this organisation's or is already acknowledged.
+ */
+export async function acknowledgeAlert(
+  db: Database,
+  organizationId: string,
+  alertId: string,
+  userId: string,
+  comment: string,
+  now = new Date(),
+): Promise<{ id: string; key: string; severity: State } | null> {
+  const client = await db.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query<{ id: string; key: string; severity: State }>(
+      `UPDATE alerts a SET acknowledged_at = $4, acknowledged_by = $3, ack_comment = $5
+       FROM series s WHERE s.id = a.series_id AND a.organization_id = $1 AND a.id = $2 AND a.acknowledged_at IS NULL
+       RETURNING a.id, s.key, a.severity`,
+      [organizationId, alertId, userId, now, comment],
+    );
+    const acked = rows[0];
+    if (acked) {
+      await client.query(
+        `INSERT INTO alert_events (alert_id, ts, kind, severity, detail, actor_user_id) VALUES ($1, $2, 'acknowledged', $3, $4, $5)`,
+        [alertId, now, acked.severity, comment, userId],
+      );
+    }
+    await client.query("COMMIT");
+    return acked ?? null;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function updateItemAlertSettings(
+  db: Database,
+  organizationId: string,
+  itemId: string,
+  settings: ItemAlertSettings,
+): Promise<{ before: ItemAlertSettings; after: ItemAlertSettings } | null> {
+  const item = await db.prisma.serviceItem.findFirst({
+    where: { id: itemId, organizationId },
+    select: { alertRecoveryMargin: true, alertMinDurationSeconds: true },
+  });
+  if (!item) return null;
+  await db.prisma.serviceItem.update({
+    where: { id: itemId },
+    data: { alertRecoveryMargin: settings.recoveryMarginPercent, alertMinDurationSeconds: settings.minimumDurationSeconds },
+  });
+  return {
+    before: { recoveryMarginPercent: item.alertRecoveryMargin, minimumDurationSeconds: item.alertMinDurationSeconds },
+    after: settings,
+  };
+}

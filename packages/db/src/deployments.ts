@@ -1,0 +1,297 @@
+import type { Configuration } from "@tidemark/model";
+import type { AgentStatus } from "@tidemark/protocol";
+import { policyFromRow, policyInclude } from "./configuration.ts";
+import type { Database } from "./database.ts";
+
+/**
+ * Deployments: immutable, versioned snapshots of an organisation's configuration, and their
+ * delivery to each affected agent (pending → delivered when the agent fetched it → applied or
+ * failed from the agent's report). Rendering the per-agent configs is @tidemark/config-render's job.
+ */
+
+export interface DeploymentSource {
+  configuration: Configuration;
+  assignments: { host: string; service: string; agentId: string }[];
+}
+
+/** The organisation's configuration as it is now, with which agent runs which service. */
+export async function readDeploymentSource(db: Database, organizationId: string): Promise<DeploymentSource> {
+  const hosts = await db.prisma.host.findMany({
+    where: { organizationId },
+    orderBy: { name: "asc" },
+    include: { services: { orderBy: { name: "asc" }, include: { items: { orderBy: { name: "asc" }, include: { policy: { include: policyInclude } } } } } },
+  });
+  const assignments: DeploymentSource["assignments"] = [];
+  const configuration: Configuration = {
+    hosts: hosts.map((h) => ({
+      name: h.name,
+      alias: h.alias,
+      description: h.description,
+      services: h.services.map((s) => {
+        if (s.agentId) assignments.push({ host: h.name, service: s.name, agentId: s.agentId });
+        return {
+          name: s.name,
+          description: s.description,
+          schedules: s.schedules,
+          url: s.url,
+          sendServiceData: s.sendServiceData,
+          items: s.items.map((i) => ({
+            name: i.name,
+            description: i.description,
+            execStatement: i.execStatement,
+            thresholdClass: i.thresholdClass,
+            serviceItemClass: i.serviceItemClass,
+            cacheMaxCount: i.cacheMaxCount,
+            policy: i.policy ? policyFromRow(i.policy) : null,
+          })),
+        };
+      }),
+    })),
+  };
+  return { configuration, assignments };
+}
+
+/** Effective delivery state: a pending or delivered target is superseded once its agent applied a later version. */
+export type TargetStatus = "pending" | "delivered" | "applied" | "failed" | "superseded";
+
+const EFFECTIVE_STATUS = `CASE WHEN t.status IN ('pending', 'delivered') AND a.applied_version > d.version THEN 'superseded' ELSE t.status::text END`;
+
+/** Agents (not revoked) with what they applied and the last rendering deployed to them. */
+export interface AgentDeployState {
+  agentId: string;
+  name: string;
+  lastSeenAt: Date | null;
+  appliedVersion: number | null;
+  appliedHash: string | null;
+  /** Snapshot of the deployment the agent applied (null when it applied none). */
+  appliedSnapshot: unknown;
+  /** Rendered hash of the newest deployment that targeted the agent. */
+  latestTargetHash: string | null;
+}
+
+export async function agentDeployStates(db: Database, organizationId: string): Promise<AgentDeployState[]> {
+  const { rows } = await db.pool.query<{
+    id: string;
+    name: string;
+    last_seen_at: Date | null;
+    applied_version: number | null;
+    applied_hash: string | null;
+    applied_snapshot: unknown;
+    latest_target_hash: string | null;
+  }>(
+    `SELECT a.id, a.name, a.last_seen_at, a.applied_version, a.applied_hash,
+            (SELECT d.snapshot FROM deployments d WHERE d.organization_id = a.organization_id AND d.version = a.applied_version) AS applied_snapshot,
+            (SELECT t.rendered_hash FROM deployment_targets t JOIN deployments d ON d.id = t.deployment_id
+              WHERE t.agent_id = a.id ORDER BY d.version DESC LIMIT 1) AS latest_target_hash
+     FROM agents a WHERE a.organization_id = $1 AND a.revoked_at IS NULL ORDER BY a.name`,
+    [organizationId],
+  );
+  return rows.map((r) => ({
+    agentId: r.id,
+    name: r.name,
+    lastSeenAt: r.last_seen_at,
+    appliedVersion: r.applied_version,
+    appliedHash: r.applied_hash,
+    appliedSnapshot: r.applied_snapshot,
+    latestTargetHash: r.latest_target_hash,
+  }));
+}
+
+export interface NewDeployment {
+  organizationId: string;
+  createdBy: string | null;
+  snapshot: unknown;
+  configHash: string;
+  message: string;
+  rollbackOf: number | null;
+  targets: { agentId: string; renderedHash: string }[];
+}
+
+/** Stores a deployment as the organisation's next version, with its targets, in one transaction. */
+export async function createDeployment(db: Database, input: NewDeployment): Promise<{ id: string; version: number }> {
+  for (let attempt = 0; ; attempt++) {
+    const client = await db.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const { rows } = await client.query<{ id: string; version: number }>(
+        `INSERT INTO deployments (organization_id, version, config_hash, snapshot, message, created_by, rollback_of)
+         SELECT $1, coalesce(max(version), 0) + 1, $2, $3, $4, $5, $6 FROM deployments WHERE organization_id = $1
+         RETURNING id, version`,
+        [input.organizationId, input.configHash, JSON.stringify(input.snapshot), input.message, input.createdBy, input.rollbackOf],
+      );
+      const created = rows[0];
+      if (!created) throw new Error("the deployment was not stored");
+      if (input.targets.length) {
+        await client.query(
+          `INSERT INTO deployment_targets (deployment_id, agent_id, rendered_hash)
+           SELECT $1, t.agent_id, t.rendered_hash FROM unnest($2::uuid[], $3::text[]) AS t(agent_id, rendered_hash)
+           JOIN agents a ON a.id = t.agent_id AND a.organization_id = $4`,
+          [created.id, input.targets.map((t) => t.agentId), input.targets.map((t) => t.renderedHash), input.organizationId],
+        );
+      }
+      await client.query("COMMIT");
+      return created;
+    } catch (error) {
+      await client.query("ROLLBACK");
+      // Two deploys at once both picked max + 1: the unique (organization, version) refused one; take the next.
+      const uniqueViolation = (error as { code?: string }).code === "23505";
+      if (!uniqueViolation || attempt >= 4) throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+export async function deploymentSnapshot(db: Database, organizationId: string, version: number): Promise<{ id: string; version: number; snapshot: unknown } | null> {
+  const { rows } = await db.pool.query<{ id: string; version: number; snapshot: unknown }>(
+    `SELECT id, version, snapshot FROM deployments WHERE organization_id = $1 AND version = $2`,
+    [organizationId, version],
+  );
+  return rows[0] ?? null;
+}
+
+export interface DeploymentSummary {
+  id: string;
+  version: number;
+  configHash: string;
+  message: string;
+  createdAt: Date;
+  createdBy: string | null;
+  rollbackOf: number | null;
+  counts: Record<TargetStatus, number>;
+}
+
+export async function listDeployments(db: Database, organizationId: string, limit = 50): Promise<DeploymentSummary[]> {
+  const { rows } = await db.pool.query<{
+    id: string;
+    version: number;
+    config_hash: string;
+    message: string;
+    created_at: Date;
+    created_by: string | null;
+    rollback_of: number | null;
+    counts: Partial<Record<TargetStatus, number>> | null;
+  }>(
+    `SELECT d.id, d.version, d.config_hash, d.message, d.created_at, u.name AS created_by, d.rollback_of,
+            (SELECT jsonb_object_agg(st, n) FROM (
+               SELECT ${EFFECTIVE_STATUS} AS st, count(*)::int AS n
+               FROM deployment_targets t JOIN agents a ON a.id = t.agent_id WHERE t.deployment_id = d.id GROUP BY 1
+             ) c) AS counts
+     FROM deployments d LEFT JOIN users u ON u.id = d.created_by
+     WHERE d.organization_id = $1 ORDER BY d.version DESC LIMIT $2`,
+    [organizationId, limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    version: r.version,
+    configHash: r.config_hash,
+    message: r.message,
+    createdAt: r.created_at,
+    createdBy: r.created_by,
+    rollbackOf: r.rollback_of,
+    counts: { pending: 0, delivered: 0, applied: 0, failed: 0, superseded: 0, ...r.counts },
+  }));
+}
+
+export interface TargetProgress {
+  agentId: string;
+  agent: string;
+  status: TargetStatus;
+  attempts: number;
+  lastError: string | null;
+  updatedAt: Date;
+  lastSeenAt: Date | null;
+}
+
+export async function deploymentProgress(db: Database, organizationId: string, version: number): Promise<TargetProgress[] | null> {
+  const deployment = await db.pool.query(`SELECT 1 FROM deployments WHERE organization_id = $1 AND version = $2`, [organizationId, version]);
+  if (deployment.rowCount === 0) return null;
+  const { rows } = await db.pool.query<{
+    agent_id: string;
+    agent: string;
+    status: TargetStatus;
+    attempts: number;
+    last_error: string | null;
+    updated_at: Date;
+    last_seen_at: Date | null;
+  }>(
+    `SELECT t.agent_id, a.name AS agent, ${EFFECTIVE_STATUS} AS status, t.attempts, t.last_error, t.updated_at, a.last_seen_at
+     FROM deployments d JOIN deployment_targets t ON t.deployment_id = d.id JOIN agents a ON a.id = t.agent_id
+     WHERE d.organization_id = $1 AND d.version = $2 ORDER BY a.name`,
+    [organizationId, version],
+  );
+  return rows.map((r) => ({
+    agentId: r.agent_id,
+    agent: r.agent,
+    status: r.status,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    updatedAt: r.updated_at,
+    lastSeenAt: r.last_seen_at,
+  }));
+}
+
+export interface PendingConfig {
+  deploymentId: string;
+  version: number;
+  snapshot: unknown;
+  renderedHash: string;
+}
+
+/**
+ * The newest deployment targeting the agent that is later than `afterVersion`, skipping a failed
+ * one until its retry time. An agent starting afresh (after 0) gets what it should run now.
+ */
+export async function nextConfigForAgent(db: Database, agentId: string, afterVersion: number): Promise<PendingConfig | null> {
+  const { rows } = await db.pool.query<{ deployment_id: string; version: number; snapshot: unknown; rendered_hash: string }>(
+    `SELECT t.deployment_id, d.version, d.snapshot, t.rendered_hash
+     FROM deployment_targets t JOIN deployments d ON d.id = t.deployment_id
+     WHERE t.agent_id = $1 AND d.version > $2 AND NOT (t.status = 'failed' AND t.next_attempt_at > now())
+     ORDER BY d.version DESC LIMIT 1`,
+    [agentId, afterVersion],
+  );
+  const r = rows[0];
+  return r ? { deploymentId: r.deployment_id, version: r.version, snapshot: r.snapshot, renderedHash: r.rendered_hash } : null;
+}
+
+/** The agent fetched the deployment: pending (or failed, being retried) becomes delivered. */
+export async function markDelivered(db: Database, deploymentId: string, agentId: string): Promise<void> {
+  await db.pool.query(
+    `UPDATE deployment_targets SET status = 'delivered', attempts = attempts + 1, updated_at = now()
+     WHERE deployment_id = $1 AND agent_id = $2 AND status IN ('pending', 'failed')`,
+    [deploymentId, agentId],
+  );
+}
+
+/** Longest wait before a failed configuration is offered to its agent again. */
+export const MAX_RETRY_DELAY_MS = 10 * 60_000;
+
+export function retryDelayMs(attempts: number): number {
+  return Math.min(MAX_RETRY_DELAY_MS, 5000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * The agent's report on a version: applied (its applied version moves forward) or failed
+ * (retried with backoff). False when no deployment of that version targeted this agent.
+ */
+export async function recordAgentStatus(db: Database, agentId: string, report: AgentStatus): Promise<boolean> {
+  const { rows } = await db.pool.query<{ attempts: number }>(
+    `UPDATE deployment_targets t SET status = $3::delivery_status, last_error = $4, updated_at = now()
+     FROM deployments d, agents a
+     WHERE d.id = t.deployment_id AND a.id = t.agent_id AND t.agent_id = $1 AND d.version = $2 AND d.organization_id = a.organization_id
+     RETURNING t.attempts`,
+    [agentId, report.version, report.status, report.status === "failed" ? (report.error ?? "failed without a reason") : null],
+  );
+  const target = rows[0];
+  if (!target) return false;
+  if (report.status === "applied") {
+    await db.pool.query(`UPDATE agents SET applied_version = $2, applied_hash = $3 WHERE id = $1`, [agentId, report.version, report.hash]);
+  } else {
+    await db.pool.query(
+      `UPDATE deployment_targets t SET next_attempt_at = now() + make_interval(secs => $3)
+       FROM deployments d WHERE d.id = t.deployment_id AND t.agent_id = $1 AND d.version = $2`,
+      [agentId, report.version, retryDelayMs(target.attempts) / 1000],
+    );
+  }
+  return true;
+}

@@ -1,0 +1,309 @@
+import { ExprError, InMemorySeriesData, type Macros, type Reference, references } from "@tidemark/expr";
+import { type BacktestSummary, backtest, type AlertSpan, type ThresholdCurve, type ThresholdPolicy, thresholdPolicySchema } from "@tidemark/thresholds";
+import type { Database } from "./database.ts";
+import { policyFromRow, policyInclude } from "./configuration.ts";
+
+/**
+ * The server side of the threshold preview: one item's history over a window, the threshold curve
+ * of a draft policy (and of the deployed one) over it, and what each would have raised.
+ */
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/** Up to this window the preview judges every raw result, as the worker does. */
+export const RAW_WINDOW_MS = 35 * DAY;
+/** Chart points: enough for a wide screen; each keeps its bucket's min and max so peaks survive. */
+export const CHART_BUCKETS = 1200;
+/** Index references (`x[0:9]`) read the newest points before each hour: a day covers series sampled every few minutes. */
+const INDEX_LOOKBACK_MS = DAY;
+const MAX_SPANS = 2000;
+
+export type PreviewResolution = "raw" | "1h";
+
+export interface ChartPoint {
+  ts: number;
+  avg: number | null;
+  min: number | null;
+  max: number | null;
+  threshold: number | null;
+  warning: number | null;
+  critical: number | null;
+  warningLow: number | null;
+  criticalLow: number | null;
+}
+
+export interface PolicyOutcome {
+  spans: AlertSpan[];
+  /** True when more spans happened than were sent. */
+  spansTruncated: boolean;
+  summary: BacktestSummary;
+  /** Why expression hours had no threshold: syntax errors and unknown series (first few). */
+  errors: string[];
+}
+
+export type DeployedOutcome =
+  | { status: "deployed"; version: number; deployedAt: Date; outcome: PolicyOutcome | null }
+  | { status: "not-deployed" }
+  | { status: "item-not-in-deployment"; version: number; deployedAt: Date };
+
+export interface PreviewResult {
+  seriesKey: string;
+  from: number;
+  to: number;
+  resolution: PreviewResolution;
+  /** Milliseconds one result stands for. */
+  stepMs: number;
+  points: ChartPoint[];
+  /** Null when the item has no policy and none was sent. */
+  draft: PolicyOutcome | null;
+  deployed: DeployedOutcome;
+  timings: { loadMs: number; computeMs: number };
+}
+
+interface Samples {
+  timestamps: Float64Array;
+  values: Float64Array;
+  low: Float64Array;
+  high: Float64Array;
+}
+
+function toSamples(rows: { ts: Date; avg: number | null; min: number | null; max: number | null }[]): Samples {
+  const n = rows.length;
+  const s: Samples = { timestamps: new Float64Array(n), values: new Float64Array(n), low: new Float64Array(n), high: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    const r = rows[i] as (typeof rows)[number];
+    s.timestamps[i] = r.ts.getTime();
+    s.values[i] = r.avg ?? Number.NaN;
+    s.low[i] = r.min ?? Number.NaN;
+    s.high[i] = r.max ?? Number.NaN;
+  }
+  return s;
+}
+
+/** The points of one series; raw for windows up to RAW_WINDOW_MS, else the 1-hour aggregate. */
+async function loadSamples(db: Database, seriesId: number | null, from: Date, to: Date, resolution: PreviewResolution): Promise<Samples> {
+  if (seriesId === null) return toSamples([]);
+  const sql =
+    resolution === "raw"
+      ? `SELECT ts, value AS avg, value AS min, value AS max FROM metric_points WHERE series_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts`
+      : `SELECT bucket AS ts, avg, min, max FROM metric_1h WHERE series_id = $1 AND bucket >= $2 AND bucket <= $3 ORDER BY bucket`;
+  const { rows } = await db.pool.query<{ ts: Date; avg: number | null; min: number | null; max: number | null }>(sql, [seriesId, from, to]);
+  return toSamples(rows);
+}
+
+function expressionSources(policy: ThresholdPolicy): string[] {
+  return policy.periods.flatMap((p) => p.hours.entries.flatMap((e) => (e?.kind === "expression" ? [e.source] : [])));
+}
+
+/** How far before an hour's start its references reach (ms), over all of them. */
+function lookback(refs: readonly Reference[]): number {
+  let back = 0;
+  for (const r of refs) {
+    if (r.kind === "index" || r.kind === "indexRange") back = Math.max(back, INDEX_LOOKBACK_MS);
+    else if (r.kind === "nearest") back = Math.max(back, -r.offsetMs + HOUR);
+    else back = Math.max(back, r.toOffsetMs === "END" ? 400 * DAY : -r.toOffsetMs + HOUR);
+  }
+  return back;
+}
+
+/**
+ * History the expression hours of the policies read, fetched in one query over every referenced
+ * series and the longest reach back; unknown series stay unknown so that they show as errors.
+ */
+async function loadReferencedHistory(
+  db: Database,
+  organizationId: string,
+  policies: readonly ThresholdPolicy[],
+  macros: Macros,
+  from: number,
+  to: number,
+  resolution: PreviewResolution,
+): Promise<InMemorySeriesData | undefined> {
+  const refs: Reference[] = [];
+  for (const policy of policies) {
+    for (const source of expressionSources(policy)) {
+      try {
+        refs.push(...references(source, { macros }));
+      } catch (error) {
+        if (!(error instanceof ExprError)) throw error;
+      }
+    }
+  }
+  if (refs.length === 0) return undefined;
+  const keys = [...new Set(refs.map((r) => r.series))];
+  const since = new Date(from - lookback(refs));
+  const sql =
+    resolution === "raw"
+      ? `SELECT s.key, p.ts, p.value FROM series s LEFT JOIN metric_points p ON p.series_id = s.id AND p.ts >= $3 AND p.ts <= $4
+         WHERE s.organization_id = $1 AND s.key = ANY($2::text[]) ORDER BY s.key, p.ts`
+      : `SELECT s.key, a.bucket AS ts, a.avg AS value FROM series s LEFT JOIN metric_1h a ON a.series_id = s.id AND a.bucket >= $3 AND a.bucket <= $4
+         WHERE s.organization_id = $1 AND s.key = ANY($2::text[]) ORDER BY s.key, a.bucket`;
+  const { rows } = await db.pool.query<{ key: string; ts: Date | null; value: number | null }>(sql, [organizationId, keys, since, new Date(to)]);
+  const data = new InMemorySeriesData({ capacity: 2_000_000 });
+  for (const r of rows) {
+    if (r.ts === null) data.ensure(r.key);
+    else data.append(r.key, r.ts.getTime(), r.value);
+  }
+  return data;
+}
+
+function outcome(policy: ThresholdPolicy, samples: Samples, from: number, to: number, stepMs: number, macros: Macros, data: InMemorySeriesData | undefined) {
+  const result = backtest(policy, { series: samples, from, to, stepMs, context: { data, macros } });
+  const errors = new Set<string>();
+  for (const source of expressionSources(policy)) {
+    try {
+      for (const ref of references(source, { macros })) if (!data?.has(ref.series)) errors.add(`unknown series '${ref.series}'`);
+    } catch (error) {
+      if (!(error instanceof ExprError)) throw error;
+      errors.add(error.message);
+    }
+  }
+  const spans = result.spans.length > MAX_SPANS ? result.spans.slice(0, MAX_SPANS) : [...result.spans];
+  const policyOutcome: PolicyOutcome = {
+    spans,
+    spansTruncated: result.spans.length > MAX_SPANS,
+    summary: result.summary,
+    errors: [...errors].slice(0, 5),
+  };
+  return { outcome: policyOutcome, curve: result.curve };
+}
+
+const nullable = (v: number) => (Number.isNaN(v) ? null : v);
+
+/**
+ * Buckets of equal width, each with the min, max and mean of its samples and the threshold and
+ * bands at the bucket's start, so that a month of minutes fits a chart and no peak disappears.
+ */
+export function downsample(samples: Samples, curve: ThresholdCurve | null, from: number, to: number, buckets: number): ChartPoint[] {
+  const width = Math.max(MINUTE, Math.ceil((to - from) / buckets / MINUTE) * MINUTE);
+  const start = Math.floor(from / width) * width;
+  const count = Math.max(1, Math.ceil((to - start) / width));
+  const sum = new Float64Array(count);
+  const seen = new Uint32Array(count);
+  const min = new Float64Array(count).fill(Number.POSITIVE_INFINITY);
+  const max = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
+  for (let i = 0; i < samples.timestamps.length; i++) {
+    const b = Math.floor(((samples.timestamps[i] as number) - start) / width);
+    if (b < 0 || b >= count) continue;
+    const v = samples.values[i] as number;
+    if (Number.isNaN(v)) continue;
+    sum[b] = (sum[b] as number) + v;
+    seen[b] = (seen[b] as number) + 1;
+    min[b] = Math.min(min[b] as number, Number.isNaN(samples.low[i] as number) ? v : (samples.low[i] as number));
+    max[b] = Math.max(max[b] as number, Number.isNaN(samples.high[i] as number) ? v : (samples.high[i] as number));
+  }
+  const curveStart = curve?.timestamps[0] ?? 0;
+  const curveStep = curve && curve.timestamps.length > 1 ? (curve.timestamps[1] as number) - curveStart : MINUTE;
+  const points: ChartPoint[] = [];
+  for (let b = 0; b < count; b++) {
+    const ts = start + b * width;
+    const at = curve ? Math.max(0, Math.min(curve.timestamps.length - 1, Math.round((Math.max(ts, from) - curveStart) / curveStep))) : -1;
+    const n = seen[b] as number;
+    points.push({
+      ts,
+      avg: n > 0 ? (sum[b] as number) / n : null,
+      min: n > 0 ? (min[b] as number) : null,
+      max: n > 0 ? (max[b] as number) : null,
+      threshold: curve ? nullable(curve.threshold[at] as number) : null,
+      warning: curve ? nullable(curve.warning[at] as number) : null,
+      critical: curve ? nullable(curve.critical[at] as number) : null,
+      warningLow: curve ? nullable(curve.warningLow[at] as number) : null,
+      criticalLow: curve ? nullable(curve.criticalLow[at] as number) : null,
+    });
+  }
+  return points;
+}
+
+export class PreviewNotFoundError extends Error {}
+
+interface DeployedRow {
+  version: number;
+  created_at: Date;
+  item: { policy?: unknown } | null;
+}
+
+/**
+ * The item's policy in the organisation's latest deployment. The snapshot is read inside the
+ * database (jsonb) so a deployment of 10 000 items is not shipped over the wire per preview.
+ */
+export async function deployedPolicy(
+  db: Database,
+  organizationId: string,
+  names: { host: string; service: string; item: string },
+): Promise<{ status: "not-deployed" } | { status: "item-not-in-deployment" | "deployed"; version: number; deployedAt: Date; policy: ThresholdPolicy | null }> {
+  const { rows } = await db.pool.query<DeployedRow>(
+    `SELECT d.version, d.created_at,
+            (SELECT i FROM jsonb_array_elements(coalesce(d.snapshot->'configuration'->'hosts', d.snapshot->'hosts')) h,
+                           jsonb_array_elements(h->'services') s, jsonb_array_elements(s->'items') i
+             WHERE h->>'name' = $2 AND s->>'name' = $3 AND i->>'name' = $4 LIMIT 1) AS item
+     FROM deployments d WHERE d.organization_id = $1 ORDER BY d.version DESC LIMIT 1`,
+    [organizationId, names.host, names.service, names.item],
+  );
+  const row = rows[0];
+  if (!row) return { status: "not-deployed" };
+  if (!row.item) return { status: "item-not-in-deployment", version: row.version, deployedAt: row.created_at, policy: null };
+  const parsed = thresholdPolicySchema.nullable().safeParse(row.item.policy ?? null);
+  return { status: "deployed", version: row.version, deployedAt: row.created_at, policy: parsed.success ? parsed.data : null };
+}
+
+export interface PreviewInput {
+  itemId: string;
+  from: Date;
+  to: Date;
+  /** The policy being edited; null previews the saved one. */
+  draft: ThresholdPolicy | null;
+}
+
+export async function previewItem(db: Database, organizationId: string, input: PreviewInput): Promise<PreviewResult> {
+  const t0 = performance.now();
+  const item = await db.prisma.serviceItem.findFirst({
+    where: { id: input.itemId, organizationId },
+    include: { service: { include: { host: true } }, policy: { include: policyInclude } },
+  });
+  if (!item) throw new PreviewNotFoundError("no such service item in this organisation");
+  const names = { host: item.service.host.name, service: item.service.name, item: item.name };
+  const macros: Macros = { host: names.host, service: names.service, item: names.item };
+  const draft = input.draft ?? (item.policy ? policyFromRow(item.policy) : null);
+  const from = input.from.getTime();
+  const to = input.to.getTime();
+  const resolution: PreviewResolution = to - from <= RAW_WINDOW_MS ? "raw" : "1h";
+  const stepMs = resolution === "raw" ? MINUTE : HOUR;
+
+  const [seriesRow, deployed] = await Promise.all([
+    db.prisma.series.findUnique({ where: { organizationId_key: { organizationId, key: item.seriesKey } }, select: { id: true } }),
+    deployedPolicy(db, organizationId, names),
+  ]);
+  const deployedPolicies = deployed.status === "deployed" && deployed.policy ? [deployed.policy] : [];
+  const [samples, data] = await Promise.all([
+    loadSamples(db, seriesRow ? Number(seriesRow.id) : null, input.from, input.to, resolution),
+    loadReferencedHistory(db, organizationId, [...(draft ? [draft] : []), ...deployedPolicies], macros, from, to, resolution),
+  ]);
+  const t1 = performance.now();
+
+  const draftResult = draft ? outcome(draft, samples, from, to, stepMs, macros, data) : null;
+  const deployedOutcome: DeployedOutcome =
+    deployed.status === "not-deployed"
+      ? deployed
+      : deployed.status === "item-not-in-deployment"
+        ? { status: deployed.status, version: deployed.version, deployedAt: deployed.deployedAt }
+        : {
+            status: "deployed",
+            version: deployed.version,
+            deployedAt: deployed.deployedAt,
+            outcome: deployed.policy ? outcome(deployed.policy, samples, from, to, stepMs, macros, data).outcome : null,
+          };
+  const points = downsample(samples, draftResult?.curve ?? null, from, to, CHART_BUCKETS);
+  return {
+    seriesKey: item.seriesKey,
+    from,
+    to,
+    resolution,
+    stepMs,
+    points,
+    draft: draftResult?.outcome ?? null,
+    deployed: deployedOutcome,
+    timings: { loadMs: Math.round(t1 - t0), computeMs: Math.round(performance.now() - t1) },
+  };
+}
