@@ -43,10 +43,8 @@ async function main() {
   await ensureWebBuild(say);
 
   let shuttingDown = false;
-  const group = new ProcessGroup((name, code) => {
-    if (shuttingDown) return;
-    process.stderr.write(`[tidemark] ${name} exited unexpectedly (code ${code}); stopping everything.\n`);
-    void shutdown(1);
+  const group = new ProcessGroup((name, code, restartInMs) => {
+    if (!shuttingDown) process.stderr.write(`[tidemark] ${name} exited (code ${code}); restarting it in ${restartInMs / 1000} s\n`);
   });
   const env = { ...process.env, DATABASE_URL: prepared.url, NEXT_TELEMETRY_DISABLED: "1" };
   group.start("web", bin("next"), ["start", "-p", String(port)], { cwd: path.join(REPO_ROOT, "apps", "web"), env });

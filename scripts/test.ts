@@ -124,6 +124,7 @@ async function browserTests() {
     await waitForHttp(`http://127.0.0.1:${port}/api/health`, 240_000);
     const code = await exec(bin("playwright"), ["test", "-c", "e2e/playwright.config.ts"], {
       BASE_URL: `http://127.0.0.1:${port}`,
+      TIDEMARK_DATA_DIR: dataDir,
       CHROMIUM_PATH: CHROMIUM,
       PLAYWRIGHT_JSON_OUTPUT_NAME: out,
     });

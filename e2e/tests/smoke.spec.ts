@@ -12,7 +12,7 @@ test("a wrong password is refused with a message", async ({ page }) => {
   await page.getByLabel("Email").fill(DEMO.email);
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toHaveText("wrong email or password");
+  await expect(page.locator(".auth-card").getByRole("alert")).toHaveText("wrong email or password");
   await expect(page).toHaveURL(/\/sign-in$/);
 });
 

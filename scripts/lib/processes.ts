@@ -1,11 +1,16 @@
 import { type ChildProcess, spawn } from "node:child_process";
 
-/** Children that stop together: on shutdown each gets SIGTERM, then SIGKILL after a grace period. */
+/**
+ * Children that stop together: on shutdown each gets SIGTERM, then SIGKILL after a grace period.
+ * A child that exits on its own is restarted with a growing delay (a crashed worker must not
+ * take the web app down with it).
+ */
 export class ProcessGroup {
   private readonly children = new Set<ChildProcess>();
+  private readonly restarts = new Map<string, number>();
   private stopping = false;
 
-  constructor(private readonly onUnexpectedExit: (name: string, code: number | null) => void) {}
+  constructor(private readonly onUnexpectedExit: (name: string, code: number | null, restartInMs: number) => void) {}
 
   start(name: string, command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess {
     const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
@@ -19,9 +24,18 @@ export class ProcessGroup {
     child.stdout?.on("data", (c: Buffer) => process.stdout.write(prefix(c)));
     child.stderr?.on("data", (c: Buffer) => process.stderr.write(prefix(c)));
     this.children.add(child);
+    const startedAt = Date.now();
     child.on("exit", (code) => {
       this.children.delete(child);
-      if (!this.stopping) this.onUnexpectedExit(name, code);
+      if (this.stopping) return;
+      // A child that ran a minute is healthy again: its next crash restarts it quickly.
+      const attempt = Date.now() - startedAt > 60_000 ? 0 : (this.restarts.get(name) ?? 0);
+      const delay = Math.min(30_000, 1000 * 2 ** attempt);
+      this.restarts.set(name, attempt + 1);
+      this.onUnexpectedExit(name, code, delay);
+      setTimeout(() => {
+        if (!this.stopping) this.start(name, command, args, opts);
+      }, delay);
     });
     return child;
   }

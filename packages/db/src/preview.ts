@@ -97,13 +97,13 @@ function expressionSources(policy: ThresholdPolicy): string[] {
   return policy.periods.flatMap((p) => p.hours.entries.flatMap((e) => (e?.kind === "expression" ? [e.source] : [])));
 }
 
-/** How far before an hour's start its references reach (ms), over all of them. */
+/** How far before an hour's start its references reach (ms), over all of them; offsets count back from `now`. */
 function lookback(refs: readonly Reference[]): number {
   let back = 0;
   for (const r of refs) {
     if (r.kind === "index" || r.kind === "indexRange") back = Math.max(back, INDEX_LOOKBACK_MS);
-    else if (r.kind === "nearest") back = Math.max(back, -r.offsetMs + HOUR);
-    else back = Math.max(back, r.toOffsetMs === "END" ? 400 * DAY : -r.toOffsetMs + HOUR);
+    else if (r.kind === "nearest") back = Math.max(back, Math.abs(r.offsetMs) + HOUR);
+    else back = Math.max(back, r.toOffsetMs === "END" ? 400 * DAY : Math.max(Math.abs(r.fromOffsetMs), Math.abs(r.toOffsetMs)) + HOUR);
   }
   return back;
 }

@@ -1,0 +1,9 @@
+import { getDatabase } from "~/server/database";
+import { agentStatusResponse } from "../handlers";
+
+export const dynamic = "force-dynamic";
+
+/** Agents report each configuration version applied or failed here; see handlers.ts. */
+export async function POST(request: Request) {
+  return agentStatusResponse(await getDatabase(), request);
+}

@@ -1,0 +1,43 @@
+import { nameSchema } from "@tidemark/model";
+import { AgentNameTakenError, createAgent, listAgents, recordAudit, revokeAgent } from "@tidemark/db";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { adminProcedure, createTRPCRouter, viewerProcedure } from "../trpc.ts";
+
+export const agentsRouter = createTRPCRouter({
+  list: viewerProcedure.query(({ ctx }) => listAgents(ctx.db, ctx.org.id)),
+
+  /** The token is in this answer only: it is stored as a hash. */
+  create: adminProcedure.input(z.object({ name: nameSchema })).mutation(async ({ ctx, input }) => {
+    try {
+      const created = await createAgent(ctx.db, ctx.org.id, input.name);
+      await recordAudit(ctx.db, {
+        organizationId: ctx.org.id,
+        actorUserId: ctx.org.userId,
+        actorKind: "user",
+        action: "agent.create",
+        targetType: "agent",
+        targetId: created.agent.id,
+        after: { name: created.agent.name, tokenPrefix: created.agent.tokenPrefix },
+      });
+      return created;
+    } catch (error) {
+      if (error instanceof AgentNameTakenError) throw new TRPCError({ code: "CONFLICT", message: error.message });
+      throw error;
+    }
+  }),
+
+  revoke: adminProcedure.input(z.object({ id: z.uuid() })).mutation(async ({ ctx, input }) => {
+    const revoked = await revokeAgent(ctx.db, ctx.org.id, input.id);
+    if (!revoked) throw new TRPCError({ code: "NOT_FOUND", message: "no such active agent in this organisation" });
+    await recordAudit(ctx.db, {
+      organizationId: ctx.org.id,
+      actorUserId: ctx.org.userId,
+      actorKind: "user",
+      action: "agent.revoke",
+      targetType: "agent",
+      targetId: input.id,
+    });
+    return { revoked: true };
+  }),
+});

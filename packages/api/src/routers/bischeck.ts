@@ -1,0 +1,74 @@
+import { BischeckImportError, exportBischeck, importBischeck } from "@tidemark/bischeck";
+import { importConfiguration, readDeploymentSource, recordAudit } from "@tidemark/db";
+import type { Configuration } from "@tidemark/model";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
+
+/** Bischeck import (preview, then commit all or nothing) and export of the organisation's configuration. */
+
+const filesSchema = z.object({
+  bischeckXml: z.string().min(1, "bischeck.xml is required").max(20_000_000),
+  thresholdsXml: z.string().max(20_000_000).optional(),
+});
+
+function outline(configuration: Configuration) {
+  return configuration.hosts.map((h) => ({
+    name: h.name,
+    services: h.services.map((s) => ({ name: s.name, url: s.url, schedules: s.schedules, items: s.items.map((i) => ({ name: i.name, hasPolicy: i.policy !== null })) })),
+  }));
+}
+
+function counts(configuration: Configuration) {
+  const services = configuration.hosts.flatMap((h) => h.services);
+  const items = services.flatMap((s) => s.items);
+  return { hosts: configuration.hosts.length, services: services.length, items: items.length, policies: items.filter((i) => i.policy).length };
+}
+
+function parseFiles(files: z.infer<typeof filesSchema>) {
+  try {
+    return { ok: true as const, ...importBischeck(files) };
+  } catch (error) {
+    if (error instanceof BischeckImportError) return { ok: false as const, issues: error.issues };
+    throw error;
+  }
+}
+
+export const bischeckRouter = createTRPCRouter({
+  /** What an import would create, or every problem found; nothing is written. */
+  previewImport: editorProcedure.input(filesSchema).mutation(async ({ ctx, input }) => {
+    const parsed = parseFiles(input);
+    if (!parsed.ok) return parsed;
+    const names = parsed.configuration.hosts.map((h) => h.name);
+    const existing = await ctx.db.prisma.host.findMany({ where: { organizationId: ctx.org.id, name: { in: names } }, select: { name: true } });
+    return {
+      ok: true as const,
+      counts: counts(parsed.configuration),
+      hosts: outline(parsed.configuration),
+      warnings: parsed.warnings,
+      existingHosts: existing.map((h) => h.name),
+    };
+  }),
+  commitImport: editorProcedure.input(filesSchema).mutation(async ({ ctx, input }) => {
+    const parsed = parseFiles(input);
+    if (!parsed.ok) throw new TRPCError({ code: "BAD_REQUEST", message: `the files have ${parsed.issues.length} problem(s); preview them first` });
+    const existing = await ctx.db.prisma.host.count({
+      where: { organizationId: ctx.org.id, name: { in: parsed.configuration.hosts.map((h) => h.name) } },
+    });
+    if (existing > 0) throw new TRPCError({ code: "CONFLICT", message: `${existing} of these hosts already exist; nothing was imported` });
+    const summary = await importConfiguration(ctx.db, ctx.org.id, parsed.configuration);
+    await recordAudit(ctx.db, {
+      organizationId: ctx.org.id,
+      actorUserId: ctx.org.userId,
+      actorKind: "user",
+      action: "bischeck.import",
+      targetType: "configuration",
+      after: { ...summary, hosts: parsed.configuration.hosts.map((h) => h.name) },
+    });
+    return summary;
+  }),
+  export: viewerProcedure.query(async ({ ctx }) => {
+    const { configuration } = await readDeploymentSource(ctx.db, ctx.org.id);
+    return { ...exportBischeck(configuration), counts: counts(configuration) };
+  }),
+});

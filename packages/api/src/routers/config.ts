@@ -1,0 +1,138 @@
+import {
+  type Actor,
+  applyTemplate,
+  ConfigConflictError,
+  ConfigNotFoundError,
+  cloneHost,
+  cloneItem,
+  cloneService,
+  createHost,
+  createItem,
+  createService,
+  deleteHost,
+  deleteItem,
+  deleteService,
+  getHost,
+  getItem,
+  getService,
+  listConfigItems,
+  listHosts,
+  listServices,
+  seriesKeys,
+  updateHost,
+  updateItem,
+  updateService,
+} from "@tidemark/db";
+import { hostSchema, nameSchema, serviceItemSchema, serviceSchema } from "@tidemark/model";
+import { thresholdPolicySchema } from "@tidemark/thresholds";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
+
+/** The configuration screens: hosts, services and items, with the model's own zod schemas. */
+
+export const hostFieldsSchema = hostSchema.omit({ services: true });
+export const serviceFieldsSchema = serviceSchema.omit({ items: true });
+export const itemFieldsSchema = serviceItemSchema.omit({ policy: true });
+
+/** The data layer's errors as tRPC codes; a name conflict carries the field for the form. */
+export async function configErrors<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ConfigNotFoundError) throw new TRPCError({ code: "NOT_FOUND", message: error.message });
+    if (error instanceof ConfigConflictError) throw new TRPCError({ code: "CONFLICT", message: error.message, cause: error });
+    throw error;
+  }
+}
+
+const id = z.uuid();
+const page = {
+  search: z.string().trim().max(200).optional(),
+  after: z.string().max(600).nullish(),
+  limit: z.number().int().min(1).max(200).default(50),
+};
+const actorOf = (org: { id: string; userId: string }): Actor => ({ organizationId: org.id, userId: org.userId });
+
+const hostsRouter = createTRPCRouter({
+  list: viewerProcedure.input(z.object(page)).query(({ ctx, input }) => listHosts(ctx.db, ctx.org.id, input)),
+  get: viewerProcedure.input(z.object({ id })).query(({ ctx, input }) => configErrors(() => getHost(ctx.db, ctx.org.id, input.id))),
+  create: editorProcedure.input(hostFieldsSchema).mutation(({ ctx, input }) => configErrors(() => createHost(ctx.db, actorOf(ctx.org), input))),
+  update: editorProcedure
+    .input(z.object({ id, fields: hostFieldsSchema }))
+    .mutation(({ ctx, input }) => configErrors(() => updateHost(ctx.db, actorOf(ctx.org), input.id, input.fields))),
+  delete: editorProcedure.input(z.object({ id })).mutation(({ ctx, input }) => configErrors(() => deleteHost(ctx.db, actorOf(ctx.org), input.id))),
+  clone: editorProcedure
+    .input(z.object({ id, name: nameSchema }))
+    .mutation(({ ctx, input }) => configErrors(() => cloneHost(ctx.db, actorOf(ctx.org), input.id, input.name))),
+});
+
+const servicesRouter = createTRPCRouter({
+  list: viewerProcedure
+    .input(z.object({ ...page, hostId: id.optional() }))
+    .query(({ ctx, input }) => listServices(ctx.db, ctx.org.id, input)),
+  get: viewerProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
+    const service = await configErrors(() => getService(ctx.db, ctx.org.id, input.id));
+    return {
+      id: service.id,
+      hostId: service.hostId,
+      host: service.host.name,
+      fields: {
+        name: service.name,
+        description: service.description,
+        schedules: service.schedules,
+        url: service.url,
+        sendServiceData: service.sendServiceData,
+      },
+    };
+  }),
+  create: editorProcedure
+    .input(z.object({ hostId: id, fields: serviceFieldsSchema }))
+    .mutation(({ ctx, input }) => configErrors(() => createService(ctx.db, actorOf(ctx.org), input.hostId, input.fields))),
+  update: editorProcedure
+    .input(z.object({ id, fields: serviceFieldsSchema }))
+    .mutation(({ ctx, input }) => configErrors(() => updateService(ctx.db, actorOf(ctx.org), input.id, input.fields))),
+  delete: editorProcedure.input(z.object({ id })).mutation(({ ctx, input }) => configErrors(() => deleteService(ctx.db, actorOf(ctx.org), input.id))),
+  clone: editorProcedure
+    .input(z.object({ id, name: nameSchema, hostId: id.optional() }))
+    .mutation(({ ctx, input }) => configErrors(() => cloneService(ctx.db, actorOf(ctx.org), input.id, input.name, input.hostId))),
+});
+
+const itemsRouter = createTRPCRouter({
+  list: viewerProcedure
+    .input(
+      z.object({
+        ...page,
+        hostId: id.optional(),
+        serviceId: id.optional(),
+        policy: z.enum(["with", "without"]).optional(),
+        runner: z.enum(["shell", "bischeck", "http", "https", "postgres", "postgresql"]).optional(),
+        sort: z.enum(["asc", "desc"]).default("asc"),
+      }),
+    )
+    .query(({ ctx, input }) => listConfigItems(ctx.db, ctx.org.id, input)),
+  get: viewerProcedure.input(z.object({ id })).query(({ ctx, input }) => configErrors(() => getItem(ctx.db, ctx.org.id, input.id))),
+  create: editorProcedure
+    .input(z.object({ serviceId: id, fields: itemFieldsSchema, policy: thresholdPolicySchema.nullable().default(null) }))
+    .mutation(({ ctx, input }) => configErrors(() => createItem(ctx.db, actorOf(ctx.org), input.serviceId, input.fields, input.policy))),
+  update: editorProcedure
+    .input(z.object({ id, fields: itemFieldsSchema }))
+    .mutation(({ ctx, input }) => configErrors(() => updateItem(ctx.db, actorOf(ctx.org), input.id, input.fields))),
+  delete: editorProcedure.input(z.object({ id })).mutation(({ ctx, input }) => configErrors(() => deleteItem(ctx.db, actorOf(ctx.org), input.id))),
+  clone: editorProcedure
+    .input(z.object({ id, name: nameSchema }))
+    .mutation(({ ctx, input }) => configErrors(() => cloneItem(ctx.db, actorOf(ctx.org), input.id, input.name))),
+  applyTemplate: editorProcedure
+    .input(z.object({ name: nameSchema, policy: thresholdPolicySchema, itemIds: z.array(id).min(1).max(10_000) }))
+    .mutation(({ ctx, input }) => configErrors(() => applyTemplate(ctx.db, actorOf(ctx.org), input.name, input.policy, input.itemIds))),
+});
+
+export const configRouter = createTRPCRouter({
+  hosts: hostsRouter,
+  services: servicesRouter,
+  items: itemsRouter,
+  /** Series names for the expression editor's autocomplete. */
+  seriesKeys: viewerProcedure
+    .input(z.object({ prefix: z.string().max(400), limit: z.number().int().min(1).max(50).default(20) }))
+    .query(({ ctx, input }) => seriesKeys(ctx.db, ctx.org.id, input.prefix, input.limit)),
+});

@@ -1,0 +1,32 @@
+import { getItem, saveItemPolicy, suggestThresholds } from "@tidemark/db";
+import { thresholdPolicySchema } from "@tidemark/thresholds";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
+import { configErrors } from "./config.ts";
+
+/** The threshold editor: an item's policy, saving it, and suggestions from history. */
+export const thresholdsRouter = createTRPCRouter({
+  item: viewerProcedure.input(z.object({ id: z.uuid() })).query(({ ctx, input }) => configErrors(() => getItem(ctx.db, ctx.org.id, input.id))),
+  save: editorProcedure
+    .input(z.object({ itemId: z.uuid(), policy: thresholdPolicySchema, revision: z.number().int().positive().nullable() }))
+    .mutation(({ ctx, input }) =>
+      configErrors(() => saveItemPolicy(ctx.db, { organizationId: ctx.org.id, userId: ctx.org.userId }, input.itemId, input.policy, input.revision)),
+    ),
+  suggest: viewerProcedure
+    .input(
+      z.object({
+        itemId: z.uuid(),
+        policy: thresholdPolicySchema,
+        periodIndex: z.number().int().min(0),
+        percentile: z.number().min(0).max(100).default(95),
+        alertsPerWeek: z.number().min(0).max(1000).default(1),
+        weeks: z.number().int().min(1).max(26).default(4),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      if (input.periodIndex >= input.policy.periods.length) throw new TRPCError({ code: "BAD_REQUEST", message: "no such period" });
+      const item = await configErrors(() => getItem(ctx.db, ctx.org.id, input.itemId));
+      return suggestThresholds(ctx.db, ctx.org.id, item.seriesKey, input.policy, input);
+    }),
+});
