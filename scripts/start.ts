@@ -5,7 +5,8 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DEMO_USER, seedDemo } from "@tidemark/db/seed";
+import { DEMO_ORG, DEMO_USER, seedDemo } from "@tidemark/db/seed";
+import { provisionLocalAgent } from "../apps/agent/src/local-agent.ts";
 import { ensurePrismaClient, ensureWebBuild } from "./lib/build.ts";
 import { prepareDatabase } from "./lib/database.ts";
 import { fail, say } from "./lib/log.ts";
@@ -38,6 +39,7 @@ async function main() {
   const nabDir = sharedDir("data", "nab");
   const days = process.env.TIDEMARK_DEMO_DAYS ? Number(process.env.TIDEMARK_DEMO_DAYS) : undefined;
   if (await seedDemo(db, { nabDir, days, log: say })) say("demo organisation seeded");
+  const localAgentEnv = await provisionLocalAgent(db, { dataDir: DATA_DIR, organizationSlug: DEMO_ORG.slug, webPort: port });
   await db.close();
 
   await ensureWebBuild(say);
@@ -50,7 +52,7 @@ async function main() {
   group.start("web", bin("next"), ["start", "-p", String(port)], { cwd: path.join(REPO_ROOT, "apps", "web"), env });
   for (const app of ["worker", "agent"]) {
     const entry = path.join(REPO_ROOT, "apps", app, "src", "main.ts");
-    if (existsSync(entry)) group.start(app, bin("tsx"), [entry], { cwd: path.join(REPO_ROOT, "apps", app), env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}` } });
+    if (existsSync(entry)) group.start(app, bin("tsx"), [entry], { cwd: path.join(REPO_ROOT, "apps", app), env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}`, ...(app === "agent" ? localAgentEnv : {}) } });
   }
 
   async function shutdown(code: number) {

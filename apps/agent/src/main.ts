@@ -18,6 +18,8 @@ async function main() {
     stopping = true;
     log.info("stopping: spooling what could not be sent");
     await agent.stop();
+    const { results, spool } = agent.health();
+    log.info({ results, spool }, "stopped");
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop());

@@ -1,6 +1,7 @@
-import { type CalculationService, claimCalculationRun, type Database, finishCalculationRun, ingestBatch, loadCalculationServices } from "@tidemark/db";
+import { type CalculationService, claimCalculationRuns, type Database, type DueRun, finishCalculationRuns, ingestBatch, loadCalculationServices } from "@tidemark/db";
 import { evaluate } from "@tidemark/expr";
-import { sourceNeeds } from "./history-needs.ts";
+import type { CheckResult } from "@tidemark/protocol";
+import { type HistoryNeeds, sourceNeeds } from "./history-needs.ts";
 import type { OrganizationCache } from "./organization-cache.ts";
 import { latestDue, parseSchedule, type Schedule } from "./schedule.ts";
 import type { SeriesWindow } from "./series-window.ts";
@@ -12,20 +13,18 @@ interface Scheduled {
   lastDue: number;
 }
 
-export interface CalculationStats {
-  runs: number;
-  failures: number;
-}
+type Macros = { host: string; service: string; item: string };
 
 /**
- * Runs every bischeck:// calculation on its schedules. Each result is stored like an agent's
- * (through the ingest path, batch id `calc:<service>:<due>`), so it is evaluated against its
- * threshold like any point, and a run repeated by a second worker stores nothing twice.
+ * Runs every bischeck:// calculation on its schedules. All runs due at a tick are claimed,
+ * computed and stored together (a few statements, however many services), through the ingest
+ * path, so that each result is evaluated against its threshold like any point, and a run taken
+ * over from a dead worker stores nothing twice.
  */
 export class CalculationScheduler {
   private scheduled = new Map<string, Scheduled>();
-  private loadedAt = 0;
-  readonly stats: CalculationStats = { runs: 0, failures: 0 };
+  private loadedAt = Number.NEGATIVE_INFINITY;
+  readonly stats = { runs: 0, failures: 0 };
 
   constructor(
     private readonly db: Database,
@@ -54,8 +53,8 @@ export class CalculationScheduler {
   }
 
   /** The expressions this worker's calculations read for an organisation (sized into its window). */
-  sourcesFor(organizationId: string): { source: string; macros: { host: string; service: string; item: string } }[] {
-    const out: { source: string; macros: { host: string; service: string; item: string } }[] = [];
+  sourcesFor(organizationId: string): { source: string; macros: Macros }[] {
+    const out: { source: string; macros: Macros }[] = [];
     for (const { service } of this.scheduled.values()) {
       if (service.organizationId !== organizationId) continue;
       for (const item of service.items) out.push({ source: item.execStatement, macros: { host: service.host, service: service.service, item: item.name } });
@@ -66,39 +65,68 @@ export class CalculationScheduler {
   /** Runs what fell due since the last tick; returns how many runs this worker made. */
   async tick(now = Date.now()): Promise<number> {
     if (now - this.loadedAt >= this.reloadEveryMs) await this.reload(now);
-    let ran = 0;
-    const done: string[] = [];
+    const due: { entry: Scheduled; dueMs: number }[] = [];
     for (const entry of this.scheduled.values()) {
-      const due = Math.max(...entry.schedules.map((s) => latestDue(s, now, entry.lastDue) ?? Number.NEGATIVE_INFINITY));
-      if (!Number.isFinite(due) || due <= entry.lastDue) continue;
-      entry.lastDue = due;
-      if (await this.run(entry.service, due)) ran++;
-      done.push(`${entry.service.host}-${entry.service.service}`);
+      const dueMs = Math.max(...entry.schedules.map((s) => latestDue(s, now, entry.lastDue) ?? Number.NEGATIVE_INFINITY));
+      if (!Number.isFinite(dueMs) || dueMs <= entry.lastDue) continue;
+      entry.lastDue = dueMs;
+      due.push({ entry, dueMs });
     }
     // `after:host-service` schedules run right after the service they follow.
-    for (const name of done) {
-      for (const entry of this.scheduled.values()) {
-        if (entry.schedules.some((s) => s.kind === "after" && s.service === name) && (await this.run(entry.service, now))) ran++;
-      }
+    const ran = new Set(due.map((d) => `${d.entry.service.host}-${d.entry.service.service}`));
+    for (const entry of this.scheduled.values()) {
+      if (entry.schedules.some((s) => s.kind === "after" && ran.has(s.service))) due.push({ entry, dueMs: now });
     }
-    return ran;
+    return this.runAll(due.map((d) => ({ service: d.entry.service, dueMs: d.dueMs })));
   }
 
-  async run(service: CalculationService, dueMs: number): Promise<boolean> {
-    const dueAt = new Date(dueMs);
-    if (!(await claimCalculationRun(this.db, service.serviceId, dueAt, 60_000))) return false;
-    let error: string | null = null;
-    try {
-      const config = await this.organizations.get(service.organizationId);
-      const client = await this.db.pool.connect();
+  /** Claims, computes and stores runs; returns how many this worker won. */
+  async runAll(runs: { service: CalculationService; dueMs: number }[]): Promise<number> {
+    const won = await claimCalculationRuns(
+      this.db,
+      runs.map((r) => ({ serviceId: r.service.serviceId, dueAt: new Date(r.dueMs) })),
+      60_000,
+    );
+    const wonKeys = new Set(won.map((w) => `${w.serviceId}@${w.dueAt.getTime()}`));
+    const mine = runs.filter((r) => wonKeys.has(`${r.service.serviceId}@${r.dueMs}`));
+    const byOrganization = new Map<string, typeof mine>();
+    for (const run of mine) byOrganization.set(run.service.organizationId, [...(byOrganization.get(run.service.organizationId) ?? []), run]);
+    const finished: (DueRun & { error: string | null })[] = [];
+    for (const [organizationId, orgRuns] of byOrganization) {
+      const errors = new Map<string, string>();
       try {
-        const reads = new Map();
-        for (const item of service.items) sourceNeeds(item.execStatement, { host: service.host, service: service.service, item: item.name }, reads);
-        await refreshWindow(client, this.window, config, reads.keys(), new Map());
-      } finally {
-        client.release();
+        await this.compute(organizationId, orgRuns, errors);
+      } catch (e) {
+        for (const r of orgRuns) errors.set(r.service.serviceId, e instanceof Error ? e.message : String(e));
       }
-      const results = service.items.map((item) => {
+      for (const r of orgRuns) {
+        const error = errors.get(r.service.serviceId) ?? null;
+        if (error) {
+          this.stats.failures++;
+          this.log({ service: `${r.service.host}-${r.service.service}`, err: error }, "calculation failed");
+        } else this.stats.runs++;
+        finished.push({ serviceId: r.service.serviceId, dueAt: new Date(r.dueMs), error });
+      }
+    }
+    await finishCalculationRuns(this.db, finished);
+    return mine.length;
+  }
+
+  private async compute(organizationId: string, runs: { service: CalculationService; dueMs: number }[], errors: Map<string, string>): Promise<void> {
+    const config = await this.organizations.get(organizationId);
+    const reads: HistoryNeeds = new Map();
+    for (const { service } of runs) {
+      for (const item of service.items) sourceNeeds(item.execStatement, { host: service.host, service: service.service, item: item.name }, reads);
+    }
+    const client = await this.db.pool.connect();
+    try {
+      await refreshWindow(client, this.window, config, reads.keys(), new Map());
+    } finally {
+      client.release();
+    }
+    const results: CheckResult[] = [];
+    for (const { service, dueMs } of runs) {
+      for (const item of service.items) {
         let value: number | null = null;
         try {
           value = evaluate(item.execStatement, {
@@ -108,27 +136,17 @@ export class CalculationScheduler {
             unknownSeries: "null",
           });
         } catch (e) {
-          error = `${item.seriesKey}: ${e instanceof Error ? e.message : String(e)}`;
+          errors.set(service.serviceId, `${item.seriesKey}: ${e instanceof Error ? e.message : String(e)}`);
         }
-        return { key: item.seriesKey, ts: dueMs, value };
-      });
-      if (results.length > 0) {
-        await ingestBatch(this.db, {
-          organizationId: service.organizationId,
-          agentId: null,
-          batch: { batchId: `calc:${service.serviceId}:${dueMs}`, results },
-        });
+        results.push({ key: item.seriesKey, ts: dueMs, value });
       }
-      this.stats.runs++;
-    } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
-    } finally {
-      if (error) {
-        this.stats.failures++;
-        this.log({ service: `${service.host}-${service.service}`, err: error }, "calculation failed");
-      }
-      await finishCalculationRun(this.db, service.serviceId, dueAt, error);
     }
-    return true;
+    if (results.length === 0) return;
+    const first = runs[0]!;
+    await ingestBatch(this.db, {
+      organizationId,
+      agentId: null,
+      batch: { batchId: `calc:${first.service.serviceId}:${first.dueMs}:${runs.length}`, results },
+    });
   }
 }

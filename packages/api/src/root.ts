@@ -6,6 +6,7 @@ import { previewRouter } from "./routers/preview.ts";
 import { bischeckRouter } from "./routers/bischeck.ts";
 import { deployRouter } from "./routers/deploy.ts";
 import { agentsRouter } from "./routers/agents.ts";
+import { alertsRouter } from "./routers/alerts.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
 
 export const appRouter = createTRPCRouter({
@@ -17,6 +18,7 @@ export const appRouter = createTRPCRouter({
   bischeck: bischeckRouter,
   deploy: deployRouter,
   agents: agentsRouter,
+  alerts: alertsRouter,
 });
 
 export type AppRouter = typeof appRouter;

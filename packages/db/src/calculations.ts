@@ -37,27 +37,36 @@ export async function loadCalculationServices(db: Database): Promise<Calculation
   }));
 }
 
-/**
- * Claims one due run: the first worker to insert (service, due) runs it; a claim whose worker
- * died (lease lapsed, never finished) can be taken over.
- */
-export async function claimCalculationRun(db: Database, serviceId: string, dueAt: Date, leaseMs: number): Promise<boolean> {
-  const { rowCount } = await db.pool.query(
-    `INSERT INTO calculation_runs (service_id, due_at, claimed_until) VALUES ($1, $2, now() + make_interval(secs => $3::float8 / 1000))
-     ON CONFLICT (service_id, due_at) DO UPDATE SET claimed_until = excluded.claimed_until
-       WHERE calculation_runs.finished_at IS NULL AND calculation_runs.claimed_until < now()
-     RETURNING 1`,
-    [serviceId, dueAt, leaseMs],
-  );
-  return rowCount === 1;
+export interface DueRun {
+  serviceId: string;
+  dueAt: Date;
 }
 
-export async function finishCalculationRun(db: Database, serviceId: string, dueAt: Date, error: string | null): Promise<void> {
-  await db.pool.query(`UPDATE calculation_runs SET finished_at = now(), error = $3 WHERE service_id = $1 AND due_at = $2`, [
-    serviceId,
-    dueAt,
-    error,
-  ]);
+/**
+ * Claims due runs in one statement: the first worker to insert (service, due) runs it; a claim
+ * whose worker died (lease lapsed, never finished) can be taken over. Returns the runs won.
+ */
+export async function claimCalculationRuns(db: Database, runs: DueRun[], leaseMs: number): Promise<DueRun[]> {
+  if (runs.length === 0) return [];
+  const { rows } = await db.pool.query<{ service_id: string; due_at: Date }>(
+    `INSERT INTO calculation_runs (service_id, due_at, claimed_until)
+     SELECT s, d, now() + make_interval(secs => $3::float8 / 1000) FROM unnest($1::uuid[], $2::timestamptz[]) AS r(s, d)
+     ON CONFLICT (service_id, due_at) DO UPDATE SET claimed_until = excluded.claimed_until
+       WHERE calculation_runs.finished_at IS NULL AND calculation_runs.claimed_until < now()
+     RETURNING service_id, due_at`,
+    [runs.map((r) => r.serviceId), runs.map((r) => r.dueAt.toISOString()), leaseMs],
+  );
+  return rows.map((r) => ({ serviceId: r.service_id, dueAt: r.due_at }));
+}
+
+export async function finishCalculationRuns(db: Database, runs: (DueRun & { error: string | null })[]): Promise<void> {
+  if (runs.length === 0) return;
+  await db.pool.query(
+    `UPDATE calculation_runs c SET finished_at = now(), error = r.e
+     FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS r(s, d, e)
+     WHERE c.service_id = r.s AND c.due_at = r.d`,
+    [runs.map((r) => r.serviceId), runs.map((r) => r.dueAt.toISOString()), runs.map((r) => r.error)],
+  );
 }
 
 export async function pruneCalculationRuns(db: Database, olderThanMs: number): Promise<number> {

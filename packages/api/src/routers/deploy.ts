@@ -110,8 +110,13 @@ export const deployRouter = createTRPCRouter({
   }),
 
   deploy: editorProcedure.input(z.object({ message: z.string().trim().max(500).default("") })).mutation(async ({ ctx, input }) => {
-    const snapshot = await readDeploymentSource(ctx.db, ctx.org.id);
-    return deploySnapshot(ctx.db, ctx.org, snapshot, { message: input.message, rollbackOf: null });
+    // Only a configuration the model accepts is frozen into a version: agents must never receive one that is not.
+    const source = deploymentSnapshotSchema.safeParse(await readDeploymentSource(ctx.db, ctx.org.id));
+    if (!source.success) {
+      const problems = source.error.issues.slice(0, 5).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+      throw new TRPCError({ code: "BAD_REQUEST", message: `the configuration cannot be deployed: ${problems}` });
+    }
+    return deploySnapshot(ctx.db, ctx.org, source.data, { message: input.message, rollbackOf: null });
   }),
 
   /** A new deployment whose snapshot is an earlier version's: history stays immutable. */

@@ -17,6 +17,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         </Link>
         <nav>
           <Link href="/">Overview</Link>
+          <Link href="/alerts">Alerts</Link>
         </nav>
         <div className="who">
           <span title={session.email}>{session.name}</span>

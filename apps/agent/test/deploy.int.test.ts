@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Database, ensureAgentChecks } from "@tidemark/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabase } from "../../../packages/db/test/helpers.ts";
+import { AgentProcess, LoopbackServer, signedInCaller, waitFor } from "./harness.ts";
+import { ensureMonitoringPlugins, PLUGINS } from "./plugins.ts";
+
+let db: Database;
+let server: LoopbackServer;
+const stateDirs: string[] = [];
+const agents: AgentProcess[] = [];
+
+beforeAll(async () => {
+  ensureMonitoringPlugins();
+  db = await testDatabase();
+  server = new LoopbackServer(db);
+  await server.start();
+});
+afterAll(async () => {
+  for (const a of agents) await a.stop();
+  await server.stop();
+  await db.close();
+  for (const d of stateDirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function setUp(agentName: string) {
+  const { organization, caller } = await signedInCaller(db);
+  const { agent, token } = await caller.agents.create({ name: agentName });
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), "tidemark-agent-it-"));
+  stateDirs.push(stateDir);
+  const process = new AgentProcess({ TIDEMARK_URL: server.url, TIDEMARK_AGENT_TOKEN: token, TIDEMARK_AGENT_STATE_DIR: stateDir });
+  agents.push(process);
+  return { organization, caller, agent, process };
+}
+
+const tcpCheck = (port: number) => ({ name: "tcp", description: "", execStatement: `{"check":"${PLUGINS}/check_tcp -H 127.0.0.1 -p ${port}","label":"time"}` });
+const dummyCheck = { name: "dummy", description: "", execStatement: `${PLUGINS}/check_dummy 1 "a warning"` };
+
+async function pointsOf(organizationId: string, key: string): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 AND s.key = $2`,
+    [organizationId, key],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+describe("deploying to real agent processes on loopback", () => {
+  it("deploys, changes and rolls back; the agent applies each without restarting", async () => {
+    const { organization, caller, agent, process } = await setUp("edge");
+    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [{ name: "net", url: "shell://localhost", schedules: ["1S"], items: [tcpCheck(server.port)] }]);
+
+    const preview = await caller.deploy.preview();
+    expect(preview.agents).toHaveLength(1);
+    expect(preview.agents[0]).toMatchObject({ name: "edge", affected: true, checks: 1, diff: { added: ["localhost-net"], removed: [], changed: [] } });
+
+    await process.start();
+    const v1 = await caller.deploy.deploy({ message: "first" });
+    expect(v1).toMatchObject({ version: 1, targets: 1 });
+    await waitFor("v1 applied", async () => (await caller.deploy.progress({ version: 1 })).done);
+    expect((await caller.deploy.progress({ version: 1 })).targets[0]).toMatchObject({ agent: "edge", status: "applied", attempts: 1 });
+    const v1Hash = (await process.health()).configHash;
+    await waitFor("check_tcp results stored", async () => (await pointsOf(organization.id, "localhost-net-tcp")) >= 2);
+
+    // Change: one more item, and a second service that runs after the first.
+    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
+      { name: "net", url: "shell://localhost", schedules: ["1S"], items: [tcpCheck(server.port), dummyCheck] },
+      { name: "chained", url: "shell://localhost", schedules: ["after:localhost-net"], items: [{ ...dummyCheck, name: "after" }] },
+    ]);
+    const changed = await caller.deploy.preview();
+    expect(changed.agents[0]?.diff).toMatchObject({
+      added: ["localhost-chained"],
+      changed: [{ id: "localhost-net", fields: ["items"], itemsAdded: ["dummy"] }],
+    });
+    expect((await caller.deploy.deploy({ message: "more" })).version).toBe(2);
+    await waitFor("v2 applied", async () => (await process.health()).configVersion === 2);
+    expect((await process.health()).checks).toBe(2);
+    await waitFor("the after: chain ran", async () => (await pointsOf(organization.id, "localhost-chained-after")) >= 1);
+
+    // Roll back to version 1: a new version 3 with version 1's snapshot, and the agent runs v1's checks again.
+    const rolledBack = await caller.deploy.rollback({ version: 1 });
+    expect(rolledBack).toMatchObject({ version: 3, targets: 1 });
+    await waitFor("v3 applied", async () => (await process.health()).configVersion === 3);
+    const health = await process.health();
+    expect(health.checks).toBe(1);
+    expect(health.configHash).toBe(v1Hash);
+    const list = await caller.deploy.list();
+    expect(list.map((d) => [d.version, d.rollbackOf, d.counts.applied])).toEqual([
+      [3, 1, 1],
+      [2, null, 1],
+      [1, null, 1],
+    ]);
+    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId: organization.id, targetType: "deployment" }, orderBy: { createdAt: "asc" } });
+    expect(audit.map((a) => a.action)).toEqual(["deployment.create", "deployment.create", "deployment.rollback"]);
+    // The editable configuration still is version 2's: deploying it again reaches the agent; then nothing is left to deploy.
+    expect((await caller.deploy.deploy({ message: "forward again" })).targets).toBe(1);
+    await waitFor("v4 applied", async () => (await process.health()).configVersion === 4);
+    expect((await caller.deploy.deploy({ message: "no change" })).targets).toBe(0);
+    const metrics = await process.metrics();
+    expect(metrics).toMatch(/tidemark_agent_config_applies_total\{outcome="applied"\} 4/);
+    expect(await process.stop()).toBe(0);
+  });
+
+  it("delivers a deployment made while the agent was down when it starts, and reports a failed one with its reason", async () => {
+    const { organization, caller, agent, process } = await setUp("late");
+    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [{ name: "dummy", url: "shell://localhost", schedules: ["1S"], items: [dummyCheck] }]);
+    await caller.deploy.deploy({ message: "while down" });
+    expect((await caller.deploy.progress({ version: 1 })).targets[0]?.status).toBe("pending");
+    await process.start();
+    await waitFor("applied after start", async () => (await caller.deploy.progress({ version: 1 })).done);
+
+    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [{ name: "dummy", url: "shell://localhost", schedules: ["0 0 25 ? * MON"], items: [dummyCheck] }]);
+    await caller.deploy.deploy({ message: "broken schedule" });
+    const failed = await waitFor("v2 failed", async () => {
+      const target = (await caller.deploy.progress({ version: 2 })).targets[0];
+      return target?.status === "failed" ? target : null;
+    }).catch((error: unknown) => {
+      throw new Error(`${String(error)}\nagent log:\n${process.log}`);
+    });
+    expect(failed.lastError).toMatch(/not a Quartz cron expression/);
+    expect((await process.health()).configVersion).toBe(1);
+    await process.stop();
+  });
+
+  it("loses no result while the server is down: the agent spools and resends in order", async () => {
+    const { organization, agent, caller, process } = await setUp("spooler");
+    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [{ name: "dummy", url: "shell://localhost", schedules: ["1S"], items: [{ ...dummyCheck, execStatement: `${PLUGINS}/check_dummy 0` }] }]);
+    await caller.deploy.deploy({});
+    await process.start();
+    await waitFor("first results", async () => (await process.health()).results.sent >= 2);
+
+    await server.stop();
+    await waitFor("results spooled", async () => (await process.health()).spool.batches >= 3, 20_000);
+    await server.start();
+    await waitFor("spool drained", async () => (await process.health()).spool.batches === 0, 30_000);
+
+    expect(await process.stop()).toBe(0);
+    // Stopped cleanly with the server up: everything it measured was acknowledged, once each.
+    const totals = JSON.parse(/\{[^\n]*"msg":"stopped"[^\n]*\}/.exec(process.log)?.[0] ?? "{}") as {
+      results?: { sent: number; spooled: number; rejected: number; dropped: number };
+      spool?: { batches: number };
+    };
+    expect(totals.results?.spooled).toBeGreaterThan(0);
+    expect(totals.results).toMatchObject({ rejected: 0, dropped: 0 });
+    expect(totals.spool?.batches).toBe(0);
+    expect(await pointsOf(organization.id, "localhost-dummy-dummy")).toBe(totals.results?.sent);
+  });
+});

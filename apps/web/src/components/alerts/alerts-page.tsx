@@ -1,0 +1,155 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTRPC } from "~/trpc/react";
+import "./alerts.css";
+import { AlertDetailPanel } from "./alert-detail";
+import { AlertList } from "./alert-list";
+import { TimelineCanvas } from "./timeline-canvas";
+import { TimelineControls } from "./timeline-controls";
+import { layoutTimeline } from "./timeline-layout";
+import { pan, parseView, resolveWindow, type TimelineView, viewToParams, zoom } from "./url-state";
+
+const POLL_MS = 15_000;
+
+function useElementWidth<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry?.contentRect.width ?? 0)));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width] as const;
+}
+
+/** Ticks every `ms` so that a live window slides and open alerts grow. */
+function useNow(ms: number) {
+  const [now, setNow] = useState(() => Math.floor(Date.now() / 1000) * 1000);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Math.floor(Date.now() / 1000) * 1000), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+export function AlertsPage() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const view = useMemo(() => parseView(new URLSearchParams(params.toString())), [params]);
+  const now = useNow(POLL_MS);
+  const window = resolveWindow(view.window, now);
+  const [lanesRef, lanesWidth] = useElementWidth<HTMLDivElement>();
+  const me = useQuery(trpc.session.me.queryOptions());
+  const canEdit = me.data?.role === "editor" || me.data?.role === "admin";
+
+  // Text filters go to the server a moment after typing stops, not on every key.
+  const [host, setHost] = useState(view.host);
+  const [service, setService] = useState(view.service);
+  useEffect(() => setHost(view.host), [view.host]);
+  useEffect(() => setService(view.service), [view.service]);
+
+  const timeline = useQuery({
+    ...trpc.alerts.timeline.queryOptions({
+      from: new Date(window.from),
+      to: new Date(window.to),
+      severities: view.severities,
+      status: view.status,
+      host: view.host || null,
+      service: view.service || null,
+      acknowledged: view.acknowledged,
+      flapping: view.flapping,
+    }),
+    placeholderData: keepPreviousData,
+    refetchInterval: POLL_MS,
+  });
+
+  function navigate(next: TimelineView) {
+    router.replace(`${pathname}?${viewToParams(next)}`, { scroll: false });
+  }
+  const update = (patch: Partial<TimelineView>) => navigate({ ...view, ...patch });
+  useEffect(() => {
+    if (host === view.host && service === view.service) return;
+    const timer = setTimeout(() => navigate({ ...view, host, service }), 300);
+    return () => clearTimeout(timer);
+  });
+
+  const canvasWidth = Math.max(200, lanesWidth - 230);
+  const data = timeline.data;
+  const lanes = useMemo(() => (data ? layoutTimeline(data, window, canvasWidth, now) : []), [data, window.from, window.to, canvasWidth, now]);
+
+  return (
+    <div className="stack">
+      <div className="tl-title">
+        <h1>Alerts</h1>
+        <nav className="tl-subnav" aria-label="Alert pages">
+          <Link href="/alerts/silences">Silences</Link>
+          <Link href="/alerts/webhooks">Webhooks</Link>
+        </nav>
+      </div>
+      <section className="panel" aria-label="Timeline">
+        <TimelineControls
+          view={{ ...view, host, service }}
+          onChange={(patch) => {
+            if ("host" in patch) setHost(patch.host ?? "");
+            if ("service" in patch) setService(patch.service ?? "");
+            const { host: _h, service: _s, ...rest } = patch;
+            if (Object.keys(rest).length) update(rest);
+          }}
+          onZoom={(factor) => update({ window: zoom(window, factor) })}
+          onPan={(fraction) => update({ window: pan(window, fraction) })}
+        />
+        <p className="muted tl-status" aria-live="polite">
+          {view.window.kind === "live" ? "Live: " : ""}
+          {new Date(window.from).toISOString().slice(0, 16).replace("T", " ")} — {new Date(window.to).toISOString().slice(0, 16).replace("T", " ")} UTC ·{" "}
+          {data ? `${data.alerts.length} alerts on ${data.lanes.length} series` : "loading…"}
+          {data?.truncated && " (only the newest are shown: narrow the window or the filters)"}
+          {timeline.isFetching && " · updating"}
+          {" · drag across the lanes to zoom"}
+        </p>
+        {timeline.error && <p className="error">{timeline.error.message}</p>}
+        <div ref={lanesRef} className="tl-scroll">
+          {lanesWidth > 0 && (
+            <TimelineCanvas
+              lanes={lanes}
+              width={canvasWidth}
+              window={window}
+              selected={view.alert}
+              onSelect={(alert) => update({ alert })}
+              onZoom={(from, to) => update({ window: { kind: "fixed", from, to } })}
+            />
+          )}
+        </div>
+        <Legend />
+      </section>
+      <div className={view.alert ? "tl-split" : undefined}>
+        {data && <AlertList data={data} now={now} selected={view.alert} onSelect={(alert) => update({ alert })} />}
+        {view.alert && <AlertDetailPanel alertId={view.alert} canEdit={canEdit} onClose={() => update({ alert: null })} />}
+      </div>
+    </div>
+  );
+}
+
+function Legend() {
+  return (
+    <div className="tl-legend muted">
+      <span>
+        <i className="tl-swatch" style={{ background: "var(--critical)" }} /> critical
+      </span>
+      <span>
+        <i className="tl-swatch" style={{ background: "var(--warning)" }} /> warning
+      </span>
+      <span>
+        <i className="tl-swatch" style={{ background: "var(--unknown)" }} /> unknown
+      </span>
+      <span>bars: alerts (faded when acknowledged, striped when flapping) · bands: state changes (faint when soft)</span>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+"use client";
+
+import type { HourEntry, Period } from "@tidemark/thresholds";
+import { ExpressionInput } from "./expression-input";
+import { NumberField } from "./number-field";
+import { setHourEntry } from "./policy-draft";
+
+type Kind = "empty" | "constant" | "expression";
+
+const kindOf = (e: HourEntry): Kind => (e === null ? "empty" : e.kind);
+
+const hourLabel = (h: number) => `${String(h).padStart(2, "0")}:00`;
+
+function convert(entry: HourEntry, to: Kind): HourEntry {
+  if (to === "empty") return null;
+  if (to === "constant") return { kind: "constant", value: entry?.kind === "constant" ? entry.value : 0 };
+  return { kind: "expression", source: entry?.kind === "expression" ? entry.source : entry?.kind === "constant" ? String(entry.value) : "" };
+}
+
+/**
+ * The 24 hour entries of one period: each a constant, an expression or empty (no threshold that
+ * hour), with Bischeck's per-hour warning/critical override.
+ */
+export function HourGrid({ period, onChange, errors }: { period: Period; onChange: (p: Period) => void; errors: Map<string, string> }) {
+  return (
+    <div className="hour-grid" role="group" aria-label="Hour entries">
+      {period.hours.entries.map((entry, hour) => {
+        const kind = kindOf(entry);
+        const levels = period.hours.levels[hour] ?? null;
+        const error = errors.get(`hours.entries.${hour}`) ?? errors.get(`hours.entries.${hour}.value`) ?? errors.get(`hours.entries.${hour}.source`);
+        const setLevels = (next: Period["hours"]["levels"][number]) =>
+          onChange({ ...period, hours: { ...period.hours, levels: period.hours.levels.map((l, h) => (h === hour ? next : l)) } });
+        return (
+          <div key={hourLabel(hour)} className={`hour-cell hour-${kind}`} data-hour={hour}>
+            <div className="hour-head">
+              <span className="hour-label">{hourLabel(hour)}</span>
+              <select
+                aria-label={`Hour ${hour} kind`}
+                value={kind}
+                onChange={(e) => onChange(setHourEntry(period, hour, convert(entry, e.target.value as Kind)))}
+              >
+                <option value="empty">—</option>
+                <option value="constant">value</option>
+                <option value="expression">expr</option>
+              </select>
+              <button
+                type="button"
+                className="link-button"
+                title="Override warning and critical for this hour"
+                aria-pressed={levels !== null}
+                onClick={() => setLevels(levels ? null : { warning: period.warning, critical: period.critical })}
+              >
+                W/C
+              </button>
+            </div>
+            {entry?.kind === "constant" && (
+              <NumberField
+                label={`Hour ${hour} threshold`}
+                value={entry.value}
+                invalid={error !== undefined}
+                onChange={(v) => v !== null && onChange(setHourEntry(period, hour, { kind: "constant", value: v }))}
+              />
+            )}
+            {entry?.kind === "expression" && (
+              <ExpressionInput
+                label={`Hour ${hour} expression`}
+                value={entry.source}
+                onChange={(source) => onChange(setHourEntry(period, hour, { kind: "expression", source }))}
+              />
+            )}
+            {kind === "empty" && <span className="muted hour-na">no threshold</span>}
+            {levels && (
+              <div className="hour-levels">
+                <label>
+                  W%
+                  <NumberField label={`Hour ${hour} warning`} value={levels.warning} onChange={(v) => v !== null && setLevels({ ...levels, warning: v })} />
+                </label>
+                <label>
+                  C%
+                  <NumberField label={`Hour ${hour} critical`} value={levels.critical} onChange={(v) => v !== null && setLevels({ ...levels, critical: v })} />
+                </label>
+              </div>
+            )}
+            {error && <p className="field-error">{error}</p>}
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+import { itemAlertSettingsSchema, silenceMatchersSchema } from "@tidemark/alerts";
+import {
+  acknowledgeAlert,
+  alertDetail,
+  alertTimeline,
+  createSilence,
+  createWebhook,
+  type Database,
+  deleteWebhook,
+  expireSilence,
+  listDeliveries,
+  listSilences,
+  listWebhooks,
+  recordAudit,
+  updateItemAlertSettings,
+  updateWebhook,
+} from "@tidemark/db";
+import { stateSchema } from "@tidemark/thresholds";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
+
+const DAY = 86_400_000;
+
+const timelineInput = z
+  .object({
+    from: z.date(),
+    to: z.date(),
+    severities: z.array(stateSchema.exclude(["OK"])).max(3).default([]),
+    status: z.enum(["any", "open", "closed"]).default("any"),
+    host: z.string().trim().max(200).nullish(),
+    service: z.string().trim().max(200).nullish(),
+    acknowledged: z.boolean().nullish(),
+    flapping: z.boolean().nullish(),
+  })
+  .refine((v) => v.from < v.to, "from must be before to")
+  .refine((v) => v.to.getTime() - v.from.getTime() <= 400 * DAY, "at most 400 days");
+
+const webhookUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2000)
+  .describe("http(s) URL receiving Alertmanager-style POSTs");
+
+const silenceInput = z
+  .object({
+    matchers: silenceMatchersSchema,
+    startsAt: z.date().optional(),
+    endsAt: z.date(),
+    comment: z.string().trim().min(1, "say why").max(1000),
+  })
+  .refine((v) => (v.startsAt ?? new Date()) < v.endsAt, { message: "the silence must end after it starts", path: ["endsAt"] })
+  .refine((v) => v.endsAt.getTime() - (v.startsAt ?? new Date()).getTime() <= 366 * DAY, { message: "at most a year", path: ["endsAt"] });
+
+type Actor = { db: Database; org: { id: string; userId: string } };
+
+function audit(ctx: Actor, action: string, targetType: string, targetId: string, before: unknown, after: unknown) {
+  return recordAudit(ctx.db, { organizationId: ctx.org.id, actorUserId: ctx.org.userId, actorKind: "user", action, targetType, targetId, before, after });
+}
+
+function notFound(what: string): never {
+  throw new TRPCError({ code: "NOT_FOUND", message: `no such ${what} in this organisation` });
+}
+
+const silencesRouter = createTRPCRouter({
+  list: viewerProcedure
+    .input(z.object({ includeExpired: z.boolean().default(false) }))
+    .query(({ ctx, input }) => listSilences(ctx.db, ctx.org.id, { includeExpired: input.includeExpired })),
+  create: editorProcedure.input(silenceInput).mutation(async ({ ctx, input }) => {
+    const silence = await createSilence(ctx.db, ctx.org.id, ctx.org.userId, { ...input, startsAt: input.startsAt ?? new Date() });
+    await audit(ctx, "silence.create", "silence", silence.id, null, silence);
+    return silence;
+  }),
+  expire: editorProcedure.input(z.object({ id: z.uuid() })).mutation(async ({ ctx, input }) => {
+    const expired = await expireSilence(ctx.db, ctx.org.id, input.id);
+    if (!expired) notFound("active silence");
+    await audit(ctx, "silence.expire", "silence", input.id, expired.before, expired.after);
+    return expired.after;
+  }),
+});
+
+const webhooksRouter = createTRPCRouter({
+  // Editors only: webhook URLs often carry credentials.
+  list: editorProcedure.query(({ ctx }) => listWebhooks(ctx.db, ctx.org.id)),
+  create: editorProcedure
+    .input(z.object({ name: z.string().trim().min(1).max(100), url: webhookUrl, enabled: z.boolean().default(true) }))
+    .mutation(async ({ ctx, input }) => {
+      const webhook = await createWebhook(ctx.db, ctx.org.id, input);
+      await audit(ctx, "webhook.create", "webhook", webhook.id, null, { name: webhook.name, enabled: webhook.enabled });
+      return webhook;
+    }),
+  update: editorProcedure
+    .input(z.object({ id: z.uuid(), name: z.string().trim().min(1).max(100).optional(), url: webhookUrl.optional(), enabled: z.boolean().optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const { id, ...patch } = input;
+      const changed = await updateWebhook(ctx.db, ctx.org.id, id, patch);
+      if (!changed) notFound("webhook");
+      const summary = (w: { name: string; enabled: boolean; url: string }) => ({ name: w.name, enabled: w.enabled, urlChanged: w.url !== changed.before.url });
+      await audit(ctx, "webhook.update", "webhook", id, summary(changed.before), summary(changed.after));
+      return changed.after;
+    }),
+  delete: editorProcedure.input(z.object({ id: z.uuid() })).mutation(async ({ ctx, input }) => {
+    const deleted = await deleteWebhook(ctx.db, ctx.org.id, input.id);
+    if (!deleted) notFound("webhook");
+    await audit(ctx, "webhook.delete", "webhook", input.id, { name: deleted.name, enabled: deleted.enabled }, null);
+    return { id: input.id };
+  }),
+  deliveries: viewerProcedure
+    .input(z.object({ limit: z.number().int().min(1).max(500).default(100) }))
+    .query(({ ctx, input }) => listDeliveries(ctx.db, ctx.org.id, { limit: input.limit })),
+});
+
+export const alertsRouter = createTRPCRouter({
+  timeline: viewerProcedure.input(timelineInput).query(({ ctx, input }) =>
+    alertTimeline(
+      ctx.db,
+      ctx.org.id,
+      { from: input.from, to: input.to },
+      {
+        severities: input.severities,
+        status: input.status,
+        host: input.host ?? null,
+        service: input.service ?? null,
+        acknowledged: input.acknowledged ?? null,
+        flapping: input.flapping ?? null,
+      },
+    ),
+  ),
+  detail: viewerProcedure.input(z.object({ id: z.uuid() })).query(async ({ ctx, input }) => {
+    const detail = await alertDetail(ctx.db, ctx.org.id, input.id);
+    if (!detail) notFound("alert");
+    const deliveries = await listDeliveries(ctx.db, ctx.org.id, { alertId: input.id, limit: 50 });
+    return { ...detail, deliveries };
+  }),
+  acknowledge: editorProcedure
+    .input(z.object({ id: z.uuid(), comment: z.string().trim().min(1, "say what you are doing about it").max(1000) }))
+    .mutation(async ({ ctx, input }) => {
+      const acked = await acknowledgeAlert(ctx.db, ctx.org.id, input.id, ctx.org.userId, input.comment);
+      if (!acked) throw new TRPCError({ code: "CONFLICT", message: "no such unacknowledged alert in this organisation" });
+      await audit(ctx, "alert.acknowledge", "alert", input.id, null, { series: acked.key, comment: input.comment });
+      return acked;
+    }),
+  updateItemSettings: editorProcedure
+    .input(itemAlertSettingsSchema.extend({ itemId: z.uuid() }))
+    .mutation(async ({ ctx, input }) => {
+      const { itemId, ...settings } = input;
+      const changed = await updateItemAlertSettings(ctx.db, ctx.org.id, itemId, settings);
+      if (!changed) notFound("service item");
+      await audit(ctx, "item.alert-settings", "service_item", itemId, changed.before, changed.after);
+      return changed.after;
+    }),
+  silences: silencesRouter,
+  webhooks: webhooksRouter,
+});

@@ -1,0 +1,79 @@
+import { applyEvaluations, type Database, ensureSeries, findSession } from "@tidemark/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestOrg, testDatabase } from "../../db/test/helpers.ts";
+import { createCaller } from "../src/index.ts";
+
+let db: Database;
+beforeAll(async () => {
+  db = await testDatabase();
+});
+afterAll(async () => db.close());
+
+async function callerFor(role: "viewer" | "editor" | "admin", organizationId?: string) {
+  const { organization, user } = await createTestOrg(db, role);
+  const orgId = organizationId ?? organization.id;
+  if (organizationId) await db.prisma.membership.create({ data: { userId: user.id, organizationId, role } });
+  const tokenHash = `test-${crypto.randomUUID()}`;
+  await db.prisma.session.create({ data: { tokenHash, userId: user.id, activeOrganizationId: orgId, expiresAt: new Date(Date.now() + 60_000) } });
+  return { orgId, userId: user.id, caller: createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true }) };
+}
+
+async function openAlert(orgId: string, key: string) {
+  const seriesId = (await ensureSeries(db, orgId, [key])).get(key) as number;
+  const ts = new Date(Date.now() - 60_000);
+  await applyEvaluations(db, orgId, [
+    { seriesId, key, ts, state: "CRITICAL", hardState: "CRITICAL", hard: true, value: 9, threshold: 5, warning: 6, critical: 7, explanation: "CRITICAL 9" },
+  ]);
+  return ts;
+}
+
+describe("the alerts router", () => {
+  it("serves the timeline and an alert's detail to viewers, scoped to their organisation", async () => {
+    const editor = await callerFor("editor");
+    const viewer = await callerFor("viewer", editor.orgId);
+    const stranger = await callerFor("admin");
+    const ts = await openAlert(editor.orgId, "web01-http-latency");
+    const window = { from: new Date(ts.getTime() - 3_600_000), to: new Date(ts.getTime() + 3_600_000) };
+    const timeline = await viewer.caller.alerts.timeline(window);
+    expect(timeline.alerts).toHaveLength(1);
+    expect((await stranger.caller.alerts.timeline(window)).alerts).toHaveLength(0);
+    const id = timeline.alerts[0]!.id;
+    await expect(viewer.caller.alerts.detail({ id })).resolves.toMatchObject({ key: "web01-http-latency", value: 9, threshold: 5 });
+    await expect(stranger.caller.alerts.detail({ id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(viewer.caller.alerts.timeline({ from: window.to, to: window.from })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  it("lets editors, not viewers, acknowledge, silence and manage webhooks, and audits each", async () => {
+    const editor = await callerFor("editor");
+    const viewer = await callerFor("viewer", editor.orgId);
+    const ts = await openAlert(editor.orgId, "db01-pg-lag");
+    const [alert] = (await editor.caller.alerts.timeline({ from: new Date(ts.getTime() - 60_000), to: new Date(ts.getTime() + 60_000) })).alerts;
+
+    await expect(viewer.caller.alerts.acknowledge({ id: alert!.id, comment: "mine" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(editor.caller.alerts.acknowledge({ id: alert!.id, comment: "  " })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await editor.caller.alerts.acknowledge({ id: alert!.id, comment: "failing over" });
+    await expect(editor.caller.alerts.acknowledge({ id: alert!.id, comment: "again" })).rejects.toMatchObject({ code: "CONFLICT" });
+
+    await expect(viewer.caller.alerts.silences.create({ matchers: { host: "db*" }, endsAt: new Date(Date.now() + 3_600_000), comment: "x" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    await expect(editor.caller.alerts.silences.create({ matchers: {}, endsAt: new Date(Date.now() - 1000), comment: "past" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const silence = await editor.caller.alerts.silences.create({ matchers: { host: "db*" }, endsAt: new Date(Date.now() + 3_600_000), comment: "maintenance" });
+    expect(silence.matchers).toEqual({ host: "db*", service: "*", item: "*" });
+    expect((await viewer.caller.alerts.silences.list({})).map((s) => s.id)).toEqual([silence.id]);
+    await editor.caller.alerts.silences.expire({ id: silence.id });
+    expect(await viewer.caller.alerts.silences.list({})).toEqual([]);
+    expect((await viewer.caller.alerts.silences.list({ includeExpired: true })).map((s) => s.comment)).toEqual(["maintenance"]);
+
+    await expect(editor.caller.alerts.webhooks.create({ name: "ops", url: "ftp://example.com/x" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(viewer.caller.alerts.webhooks.list()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const hook = await editor.caller.alerts.webhooks.create({ name: "ops", url: "https://hooks.example.com/x?token=s3cret" });
+    await editor.caller.alerts.webhooks.update({ id: hook.id, enabled: false });
+    await editor.caller.alerts.webhooks.delete({ id: hook.id });
+
+    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId: editor.orgId }, orderBy: { id: "asc" } });
+    expect(audit.map((a) => a.action)).toEqual(["alert.acknowledge", "silence.create", "silence.expire", "webhook.create", "webhook.update", "webhook.delete"]);
+    expect(audit.every((a) => a.actorUserId === editor.userId)).toBe(true);
+    expect(JSON.stringify(audit.map((a) => [a.before, a.after]))).not.toContain("s3cret");
+  });
+});
