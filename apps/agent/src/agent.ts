@@ -1,29 +1,17 @@
 import path from "node:path";
-import type { AgentCheck, AgentConfig, AgentStatus, CheckResult } from "@tidemark/protocol";
+import type { AgentConfig, AgentStatus, CheckResult } from "@tidemark/protocol";
 import type { Logger } from "pino";
 import { loadAppliedConfig, saveAppliedConfig } from "./applied-config.ts";
-import type { CheckRunner } from "./checks/types.ts";
 import { ConfigRejectedError, pollConfig, reportStatus, type ServerEndpoint } from "./config-client.ts";
 import { startStatusServer } from "./http-server.ts";
 import { createAgentMetrics } from "./metrics.ts";
 import { Scheduler } from "./scheduler.ts";
+import type { AgentSettings } from "./settings.ts";
 import { Shipper } from "./shipper.ts";
 import { Spool } from "./spool.ts";
 
-export interface AgentOptions {
-  serverUrl: string;
-  token: string;
-  /** Holds the spool and the last applied configuration. */
-  stateDir: string;
-  host: string;
-  port: number;
-  concurrency: number;
-  spoolMaxBytes: number;
-  batchSize: number;
-  flushIntervalMs: number;
+export interface AgentOptions extends AgentSettings {
   log: Logger;
-  /** Replaces the runner chosen by URL scheme (benchmarks measure the agent without real targets). */
-  runners?: (check: AgentCheck) => CheckRunner | null;
 }
 
 const RETRY_MAX_MS = 30_000;
@@ -66,18 +54,14 @@ export class Agent {
       checks: () => this.scheduler.checkCount,
       inMemory: () => this.shipper.inMemory,
     });
-    this.scheduler = new Scheduler(
-      options.concurrency,
-      {
-        results: (results: CheckResult[], _check, durationMs) => {
-          this.metrics.checkRuns.inc({ status: String(results[0]?.status ?? 3) });
-          this.metrics.duration.observe(durationMs / 1000);
-          this.shipper.add(results);
-        },
-        overlap: () => this.metrics.overlaps.inc(),
+    this.scheduler = new Scheduler(options.concurrency, {
+      results: (results: CheckResult[], _check, durationMs) => {
+        this.metrics.checkRuns.inc({ status: String(results[0]?.status ?? 3) });
+        this.metrics.duration.observe(durationMs / 1000);
+        this.shipper.add(results);
       },
-      options.runners,
-    );
+      overlap: () => this.metrics.overlaps.inc(),
+    });
   }
 
   get port(): number | null {
@@ -149,7 +133,10 @@ export class Agent {
     } catch (error) {
       this.options.log.warn({ error: String(error) }, "could not save the applied configuration; a restart will wait for the server");
     }
-    this.options.log.info({ version: config.version, checks: config.checks.length, hash: config.hash.slice(0, 12) }, "configuration applied");
+    this.options.log.info(
+      { version: config.version, checks: config.checks.length, hash: config.hash.slice(0, 12) },
+      "configuration applied",
+    );
     return { version: config.version, hash: config.hash, status: "applied" };
   }
 
@@ -175,10 +162,14 @@ export class Agent {
         this.options.log.warn({ retryInMs: retryMs, rejected: error instanceof ConfigRejectedError }, `configuration channel: ${message}`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, retryMs);
-          signal.addEventListener("abort", () => {
-            clearTimeout(timer);
-            resolve();
-          }, { once: true });
+          signal.addEventListener(
+            "abort",
+            () => {
+              clearTimeout(timer);
+              resolve();
+            },
+            { once: true },
+          );
         });
       }
     }

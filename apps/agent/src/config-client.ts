@@ -33,7 +33,12 @@ export async function pollConfig(server: ServerEndpoint, afterVersion: number, s
   }
   const parsed = agentConfigSchema.safeParse(json);
   if (!parsed.success) {
-    throw new ConfigRejectedError(`the configuration does not match the agent protocol: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    throw new ConfigRejectedError(
+      `the configuration does not match the agent protocol: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join(".")}: ${i.message}`)
+        .join("; ")}`,
+    );
   }
   return parsed.data;
 }

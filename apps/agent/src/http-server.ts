@@ -3,7 +3,12 @@ import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 
 /** /metrics (Prometheus text) and /health (JSON) on a small local port. */
-export async function startStatusServer(opts: { host: string; port: number; registry: Registry; health: () => unknown }): Promise<{ port: number; close: () => Promise<void> }> {
+export async function startStatusServer(opts: {
+  host: string;
+  port: number;
+  registry: Registry;
+  health: () => unknown;
+}): Promise<{ port: number; close: () => Promise<void> }> {
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://agent");
     if (request.method !== "GET") {

@@ -28,7 +28,13 @@ export async function provisionLocalAgent(
       name: "tidemark",
       url: "shell://localhost",
       schedules: ["30S"],
-      items: [{ name: "tcp", description: "Web port answers (s)", execStatement: JSON.stringify({ check: `${PLUGINS}/check_tcp -H 127.0.0.1 -p ${opts.webPort}`, label: "time" }) }],
+      items: [
+        {
+          name: "tcp",
+          description: "Web port answers (s)",
+          execStatement: JSON.stringify({ check: `${PLUGINS}/check_tcp -H 127.0.0.1 -p ${opts.webPort}`, label: "time" }),
+        },
+      ],
     },
     {
       name: "health",

@@ -8,8 +8,31 @@ const UNIT_MS = { S: 1000, M: 60_000, H: 3_600_000 } as const;
 /** Quartz: seconds first, optional year, `?`, and day-of-week 1 = Sunday. */
 export const QUARTZ_OPTIONS = { mode: "6-or-7-parts", alternativeWeekdays: true, paused: true } as const;
 
+/**
+ * Validated schedules by text. Checking a cron expression means building a croner job, which
+ * allocates a lot; fleets reuse few expressions across thousands of checks and every
+ * configuration push re-validates them all. Bounded: cleared when it grows past this size.
+ */
+const parsedSchedules = new Map<string, Schedule | Error>();
+const PARSED_SCHEDULES_MAX = 10_000;
+
 /** Parses and validates one schedule; throws with a message naming what is wrong. */
 export function parseSchedule(text: string): Schedule {
+  let parsed = parsedSchedules.get(text);
+  if (parsed === undefined) {
+    try {
+      parsed = parseScheduleUncached(text);
+    } catch (error) {
+      parsed = error instanceof Error ? error : new Error(String(error));
+    }
+    if (parsedSchedules.size >= PARSED_SCHEDULES_MAX) parsedSchedules.clear();
+    parsedSchedules.set(text, parsed);
+  }
+  if (parsed instanceof Error) throw parsed;
+  return parsed;
+}
+
+function parseScheduleUncached(text: string): Schedule {
   const s = text.trim();
   const interval = /^(\d+)([SMH])$/.exec(s);
   if (interval) {

@@ -23,7 +23,10 @@ interface PlannedCheck {
  * Validates a configuration's checks into a plan without touching anything that runs, so that a
  * bad configuration is refused as a whole and the running one stays untouched.
  */
-export function planChecks(checks: readonly AgentCheck[], runners: (check: AgentCheck) => CheckRunner | null = runnerFor): Map<string, PlannedCheck> {
+export function planChecks(
+  checks: readonly AgentCheck[],
+  runners: (check: AgentCheck) => CheckRunner | null = runnerFor,
+): Map<string, PlannedCheck> {
   const plan = new Map<string, PlannedCheck>();
   const problems: string[] = [];
   for (const check of checks) {
@@ -48,7 +51,10 @@ export function planChecks(checks: readonly AgentCheck[], runners: (check: Agent
       else leader.followers.push(planned.check);
     }
   }
-  if (problems.length) throw new Error(`configuration refused: ${problems.slice(0, 10).join("; ")}${problems.length > 10 ? ` (and ${problems.length - 10} more)` : ""}`);
+  if (problems.length)
+    throw new Error(
+      `configuration refused: ${problems.slice(0, 10).join("; ")}${problems.length > 10 ? ` (and ${problems.length - 10} more)` : ""}`,
+    );
   return plan;
 }
 
@@ -92,9 +98,16 @@ export class Scheduler {
     this.stop();
     this.plan = plan;
     const generation = this.generation;
+    // One cron job per distinct expression, firing all its checks: parsing an expression is the
+    // costly part, and fleets share a handful of expressions across thousands of checks.
+    const byExpression = new Map<string, PlannedCheck[]>();
     for (const planned of plan.values()) {
-      for (const schedule of planned.schedules) this.arm(planned, schedule, generation);
+      for (const schedule of planned.schedules) {
+        if (schedule.kind === "interval") this.armInterval(planned, schedule.ms, generation);
+        if (schedule.kind === "cron") byExpression.set(schedule.expression, [...(byExpression.get(schedule.expression) ?? []), planned]);
+      }
     }
+    for (const [expression, checks] of byExpression) this.armCron(expression, checks, generation);
   }
 
   /** Stops every timer and forgets queued runs; runs in flight finish. */
@@ -117,25 +130,27 @@ export class Scheduler {
     return true;
   }
 
-  private arm(planned: PlannedCheck, schedule: Schedule, generation: number): void {
-    if (schedule.kind === "interval") {
-      const first = setTimeout(() => {
-        this.timers.delete(first);
-        this.enqueue(planned, generation);
-        const every = setInterval(() => this.enqueue(planned, generation), schedule.ms);
-        this.timers.add(every);
-      }, firstDelay(schedule.ms));
-      this.timers.add(first);
-    } else if (schedule.kind === "cron") {
-      const cron = new Cron(schedule.expression, { ...QUARTZ_OPTIONS, paused: false }, () => {
+  private armInterval(planned: PlannedCheck, ms: number, generation: number): void {
+    const first = setTimeout(() => {
+      this.timers.delete(first);
+      this.enqueue(planned, generation);
+      const every = setInterval(() => this.enqueue(planned, generation), ms);
+      this.timers.add(every);
+    }, firstDelay(ms));
+    this.timers.add(first);
+  }
+
+  private armCron(expression: string, checks: PlannedCheck[], generation: number): void {
+    const cron = new Cron(expression, { ...QUARTZ_OPTIONS, paused: false }, () => {
+      for (const planned of checks) {
         const jitter = setTimeout(() => {
           this.timers.delete(jitter);
           this.enqueue(planned, generation);
         }, firstDelay(CRON_JITTER_MS));
         this.timers.add(jitter);
-      });
-      this.crons.add(cron);
-    }
+      }
+    });
+    this.crons.add(cron);
   }
 
   private enqueue(planned: PlannedCheck, generation: number): void {

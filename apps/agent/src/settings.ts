@@ -4,7 +4,9 @@ import { z } from "zod";
 
 const settingsSchema = z.object({
   TIDEMARK_URL: z.url({ message: "TIDEMARK_URL must be the server's base URL, e.g. http://127.0.0.1:3000" }),
-  TIDEMARK_AGENT_TOKEN: z.string().startsWith("tm_agent_", "TIDEMARK_AGENT_TOKEN must be an agent token (tm_agent_…), shown once when the agent was created"),
+  TIDEMARK_AGENT_TOKEN: z
+    .string()
+    .startsWith("tm_agent_", "TIDEMARK_AGENT_TOKEN must be an agent token (tm_agent_…), shown once when the agent was created"),
   /** Spool and last applied configuration. */
   TIDEMARK_AGENT_STATE_DIR: z.string().min(1).optional(),
   /** /health and /metrics; 0 picks a free port (logged at start). */

@@ -160,7 +160,9 @@ export class Shipper {
         signal: AbortSignal.timeout(this.requestTimeoutMs),
       });
     } catch (error) {
-      return this.failed(`ingest unreachable: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
+      return this.failed(
+        `ingest unreachable: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
+      );
     }
     const text = await response.text().catch(() => "");
     if (response.ok) {
@@ -174,7 +176,10 @@ export class Shipper {
       return this.failed(`ingest answered ${response.status}: ${text.slice(0, 200)}`);
     }
     this.counts.rejected += batch.results.length;
-    this.options.log.error({ status: response.status, batchId: batch.batchId, results: batch.results.length, body: text.slice(0, 500) }, "ingest refused a batch; it is not resent");
+    this.options.log.error(
+      { status: response.status, batchId: batch.batchId, results: batch.results.length, body: text.slice(0, 500) },
+      "ingest refused a batch; it is not resent",
+    );
     return "rejected";
   }
 

@@ -35,7 +35,11 @@ async function setUp(agentName: string) {
   return { organization, caller, agent, process };
 }
 
-const tcpCheck = (port: number) => ({ name: "tcp", description: "", execStatement: `{"check":"${PLUGINS}/check_tcp -H 127.0.0.1 -p ${port}","label":"time"}` });
+const tcpCheck = (port: number) => ({
+  name: "tcp",
+  description: "",
+  execStatement: `{"check":"${PLUGINS}/check_tcp -H 127.0.0.1 -p ${port}","label":"time"}`,
+});
 const dummyCheck = { name: "dummy", description: "", execStatement: `${PLUGINS}/check_dummy 1 "a warning"` };
 
 async function pointsOf(organizationId: string, key: string): Promise<number> {
@@ -49,11 +53,18 @@ async function pointsOf(organizationId: string, key: string): Promise<number> {
 describe("deploying to real agent processes on loopback", () => {
   it("deploys, changes and rolls back; the agent applies each without restarting", async () => {
     const { organization, caller, agent, process } = await setUp("edge");
-    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [{ name: "net", url: "shell://localhost", schedules: ["1S"], items: [tcpCheck(server.port)] }]);
+    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
+      { name: "net", url: "shell://localhost", schedules: ["1S"], items: [tcpCheck(server.port)] },
+    ]);
 
     const preview = await caller.deploy.preview();
     expect(preview.agents).toHaveLength(1);
-    expect(preview.agents[0]).toMatchObject({ name: "edge", affected: true, checks: 1, diff: { added: ["localhost-net"], removed: [], changed: [] } });
+    expect(preview.agents[0]).toMatchObject({
+      name: "edge",
+      affected: true,
+      checks: 1,
+      diff: { added: ["localhost-net"], removed: [], changed: [] },
+    });
 
     await process.start();
     const v1 = await caller.deploy.deploy({ message: "first" });
@@ -91,7 +102,10 @@ describe("deploying to real agent processes on loopback", () => {
       [2, null, 1],
       [1, null, 1],
     ]);
-    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId: organization.id, targetType: "deployment" }, orderBy: { createdAt: "asc" } });
+    const audit = await db.prisma.auditEntry.findMany({
+      where: { organizationId: organization.id, targetType: "deployment" },
+      orderBy: { createdAt: "asc" },
+    });
     expect(audit.map((a) => a.action)).toEqual(["deployment.create", "deployment.create", "deployment.rollback"]);
     // The editable configuration still is version 2's: deploying it again reaches the agent; then nothing is left to deploy.
     expect((await caller.deploy.deploy({ message: "forward again" })).targets).toBe(1);
@@ -104,13 +118,17 @@ describe("deploying to real agent processes on loopback", () => {
 
   it("delivers a deployment made while the agent was down when it starts, and reports a failed one with its reason", async () => {
     const { organization, caller, agent, process } = await setUp("late");
-    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [{ name: "dummy", url: "shell://localhost", schedules: ["1S"], items: [dummyCheck] }]);
+    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
+      { name: "dummy", url: "shell://localhost", schedules: ["1S"], items: [dummyCheck] },
+    ]);
     await caller.deploy.deploy({ message: "while down" });
     expect((await caller.deploy.progress({ version: 1 })).targets[0]?.status).toBe("pending");
     await process.start();
     await waitFor("applied after start", async () => (await caller.deploy.progress({ version: 1 })).done);
 
-    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [{ name: "dummy", url: "shell://localhost", schedules: ["0 0 25 ? * MON"], items: [dummyCheck] }]);
+    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
+      { name: "dummy", url: "shell://localhost", schedules: ["0 0 25 ? * MON"], items: [dummyCheck] },
+    ]);
     await caller.deploy.deploy({ message: "broken schedule" });
     const failed = await waitFor("v2 failed", async () => {
       const target = (await caller.deploy.progress({ version: 2 })).targets[0];
@@ -125,7 +143,9 @@ describe("deploying to real agent processes on loopback", () => {
 
   it("loses no result while the server is down: the agent spools and resends in order", async () => {
     const { organization, agent, caller, process } = await setUp("spooler");
-    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [{ name: "dummy", url: "shell://localhost", schedules: ["1S"], items: [{ ...dummyCheck, execStatement: `${PLUGINS}/check_dummy 0` }] }]);
+    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
+      { name: "dummy", url: "shell://localhost", schedules: ["1S"], items: [{ ...dummyCheck, execStatement: `${PLUGINS}/check_dummy 0` }] },
+    ]);
     await caller.deploy.deploy({});
     await process.start();
     await waitFor("first results", async () => (await process.health()).results.sent >= 2);

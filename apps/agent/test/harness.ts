@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { createCaller } from "@tidemark/api";
 import { authenticateAgent, bearerToken, type Database, findSession, ingestBatch } from "@tidemark/db";
 import { ingestBatchSchema } from "@tidemark/protocol";
-import { agentConfigResponse, agentStatusResponse } from "../../web/src/app/api/agent/handlers.ts";
 import { createTestOrg } from "../../../packages/db/test/helpers.ts";
+import { agentConfigResponse, agentStatusResponse } from "../../web/src/app/api/agent/handlers.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -136,7 +136,9 @@ export class AgentProcess {
 export async function signedInCaller(db: Database, role: "editor" | "admin" = "admin") {
   const { organization, user } = await createTestOrg(db, role);
   const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({ data: { tokenHash, userId: user.id, activeOrganizationId: organization.id, expiresAt: new Date(Date.now() + 3_600_000) } });
+  await db.prisma.session.create({
+    data: { tokenHash, userId: user.id, activeOrganizationId: organization.id, expiresAt: new Date(Date.now() + 3_600_000) },
+  });
   const session = await findSession(db, tokenHash);
   return { organization, user, caller: createCaller({ db, session, sameOrigin: true }) };
 }

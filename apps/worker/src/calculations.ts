@@ -90,7 +90,11 @@ export class CalculationScheduler {
     const wonKeys = new Set(won.map((w) => `${w.serviceId}@${w.dueAt.getTime()}`));
     const mine = runs.filter((r) => wonKeys.has(`${r.service.serviceId}@${r.dueMs}`));
     const byOrganization = new Map<string, typeof mine>();
-    for (const run of mine) byOrganization.set(run.service.organizationId, [...(byOrganization.get(run.service.organizationId) ?? []), run]);
+    for (const run of mine) {
+      const list = byOrganization.get(run.service.organizationId);
+      if (list) list.push(run);
+      else byOrganization.set(run.service.organizationId, [run]);
+    }
     const finished: (DueRun & { error: string | null })[] = [];
     for (const [organizationId, orgRuns] of byOrganization) {
       const errors = new Map<string, string>();

@@ -1,4 +1,4 @@
-import { type Macros, parse, references } from "@tidemark/expr";
+import { compiled, type Macros, references } from "@tidemark/expr";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 
 /** How much of a series' history an evaluation may read: newest points, and how far back in time. */
@@ -27,7 +27,8 @@ export function mergeNeed(needs: HistoryNeeds, key: string, need: Partial<Histor
 export function sourceNeeds(source: string, macros: Macros, into: HistoryNeeds = new Map()): HistoryNeeds {
   let refs: ReturnType<typeof references>;
   try {
-    refs = references(parse(source), { macros });
+    // compiled() caches the parse by source text; one source often serves thousands of items.
+    refs = references(compiled(source).ast, { macros });
   } catch {
     return into;
   }

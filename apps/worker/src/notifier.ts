@@ -28,7 +28,11 @@ function origin(url: string): string {
   }
 }
 
-async function post(url: string, payload: unknown, timeoutMs: number): Promise<{ ok: true; status: number } | { ok: false; error: string; permanent: boolean }> {
+async function post(
+  url: string,
+  payload: unknown,
+  timeoutMs: number,
+): Promise<{ ok: true; status: number } | { ok: false; error: string; permanent: boolean }> {
   try {
     const response = await fetch(url, {
       method: "POST",
@@ -48,7 +52,11 @@ async function post(url: string, payload: unknown, timeoutMs: number): Promise<{
   }
 }
 
-async function deliver(db: Database, delivery: DueDelivery, opts: Required<Omit<NotifierOptions, "log">> & { log: NotifierLog }): Promise<void> {
+async function deliver(
+  db: Database,
+  delivery: DueDelivery,
+  opts: Required<Omit<NotifierOptions, "log">> & { log: NotifierLog },
+): Promise<void> {
   const attempt = delivery.attempts + 1;
   const event = { delivery: delivery.id, webhook: origin(delivery.url), attempt };
   if (!delivery.webhookEnabled) {
@@ -101,7 +109,9 @@ export function startNotifier(db: Database, options: NotifierOptions): () => Pro
         claimed = due.length;
         await Promise.all(
           due.map((d) =>
-            deliver(db, d, opts).catch((error: unknown) => opts.log.error({ delivery: d.id, err: error }, "recording a delivery attempt failed")),
+            deliver(db, d, opts).catch((error: unknown) =>
+              opts.log.error({ delivery: d.id, err: error }, "recording a delivery attempt failed"),
+            ),
           ),
         );
       } catch (error) {

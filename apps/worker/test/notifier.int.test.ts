@@ -39,7 +39,19 @@ function captureLog() {
 }
 
 function outcome(seriesId: number, key: string, state: "OK" | "CRITICAL", ts: Date): EvaluationOutcome {
-  return { seriesId, key, ts, state, hardState: state, hard: true, value: state === "OK" ? 10 : 99, threshold: 20, warning: 30, critical: 50, explanation: `${state}` };
+  return {
+    seriesId,
+    key,
+    ts,
+    state,
+    hardState: state,
+    hard: true,
+    value: state === "OK" ? 10 : 99,
+    threshold: 20,
+    warning: 30,
+    critical: 50,
+    explanation: `${state}`,
+  };
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs = 20_000) {
@@ -72,7 +84,12 @@ describe("the notifier", () => {
     expect(delivery).toMatchObject({ status: "delivered", attempts: 3, lastError: null });
     expect(hook.received).toHaveLength(3);
     expect(hook.received[0]).toMatchObject({ path: "/alerts?token=secret", contentType: "application/json" });
-    expect(hook.received[2]!.body).toMatchObject({ version: "4", status: "firing", receiver: "ops", commonLabels: { host: "web07", severity: "critical" } });
+    expect(hook.received[2]!.body).toMatchObject({
+      version: "4",
+      status: "firing",
+      receiver: "ops",
+      commonLabels: { host: "web07", severity: "critical" },
+    });
     const mine = lines.filter((l) => l.event.delivery === delivery!.id);
     expect(mine.map((l) => `${l.level}:${l.event.attempt}:${l.message}`)).toEqual([
       "warn:1:webhook attempt failed; will retry",

@@ -1,3 +1,4 @@
+import { decodeTimeline } from "@tidemark/alerts";
 import { applyEvaluations, type Database, ensureSeries, findSession } from "@tidemark/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, testDatabase } from "../../db/test/helpers.ts";
@@ -14,7 +15,9 @@ async function callerFor(role: "viewer" | "editor" | "admin", organizationId?: s
   const orgId = organizationId ?? organization.id;
   if (organizationId) await db.prisma.membership.create({ data: { userId: user.id, organizationId, role } });
   const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({ data: { tokenHash, userId: user.id, activeOrganizationId: orgId, expiresAt: new Date(Date.now() + 60_000) } });
+  await db.prisma.session.create({
+    data: { tokenHash, userId: user.id, activeOrganizationId: orgId, expiresAt: new Date(Date.now() + 60_000) },
+  });
   return { orgId, userId: user.id, caller: createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true }) };
 }
 
@@ -22,7 +25,19 @@ async function openAlert(orgId: string, key: string) {
   const seriesId = (await ensureSeries(db, orgId, [key])).get(key) as number;
   const ts = new Date(Date.now() - 60_000);
   await applyEvaluations(db, orgId, [
-    { seriesId, key, ts, state: "CRITICAL", hardState: "CRITICAL", hard: true, value: 9, threshold: 5, warning: 6, critical: 7, explanation: "CRITICAL 9" },
+    {
+      seriesId,
+      key,
+      ts,
+      state: "CRITICAL",
+      hardState: "CRITICAL",
+      hard: true,
+      value: 9,
+      threshold: 5,
+      warning: 6,
+      critical: 7,
+      explanation: "CRITICAL 9",
+    },
   ]);
   return ts;
 }
@@ -34,9 +49,9 @@ describe("the alerts router", () => {
     const stranger = await callerFor("admin");
     const ts = await openAlert(editor.orgId, "web01-http-latency");
     const window = { from: new Date(ts.getTime() - 3_600_000), to: new Date(ts.getTime() + 3_600_000) };
-    const timeline = await viewer.caller.alerts.timeline(window);
+    const timeline = decodeTimeline((await viewer.caller.alerts.timeline(window)).encoded);
     expect(timeline.alerts).toHaveLength(1);
-    expect((await stranger.caller.alerts.timeline(window)).alerts).toHaveLength(0);
+    expect(decodeTimeline((await stranger.caller.alerts.timeline(window)).encoded).alerts).toHaveLength(0);
     const id = timeline.alerts[0]!.id;
     await expect(viewer.caller.alerts.detail({ id })).resolves.toMatchObject({ key: "web01-http-latency", value: 9, threshold: 5 });
     await expect(stranger.caller.alerts.detail({ id })).rejects.toMatchObject({ code: "NOT_FOUND" });
@@ -47,32 +62,51 @@ describe("the alerts router", () => {
     const editor = await callerFor("editor");
     const viewer = await callerFor("viewer", editor.orgId);
     const ts = await openAlert(editor.orgId, "db01-pg-lag");
-    const [alert] = (await editor.caller.alerts.timeline({ from: new Date(ts.getTime() - 60_000), to: new Date(ts.getTime() + 60_000) })).alerts;
+    const [alert] = decodeTimeline(
+      (await editor.caller.alerts.timeline({ from: new Date(ts.getTime() - 60_000), to: new Date(ts.getTime() + 60_000) })).encoded,
+    ).alerts;
 
     await expect(viewer.caller.alerts.acknowledge({ id: alert!.id, comment: "mine" })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(editor.caller.alerts.acknowledge({ id: alert!.id, comment: "  " })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await editor.caller.alerts.acknowledge({ id: alert!.id, comment: "failing over" });
     await expect(editor.caller.alerts.acknowledge({ id: alert!.id, comment: "again" })).rejects.toMatchObject({ code: "CONFLICT" });
 
-    await expect(viewer.caller.alerts.silences.create({ matchers: { host: "db*" }, endsAt: new Date(Date.now() + 3_600_000), comment: "x" })).rejects.toMatchObject({
+    await expect(
+      viewer.caller.alerts.silences.create({ matchers: { host: "db*" }, endsAt: new Date(Date.now() + 3_600_000), comment: "x" }),
+    ).rejects.toMatchObject({
       code: "FORBIDDEN",
     });
-    await expect(editor.caller.alerts.silences.create({ matchers: {}, endsAt: new Date(Date.now() - 1000), comment: "past" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    const silence = await editor.caller.alerts.silences.create({ matchers: { host: "db*" }, endsAt: new Date(Date.now() + 3_600_000), comment: "maintenance" });
+    await expect(
+      editor.caller.alerts.silences.create({ matchers: {}, endsAt: new Date(Date.now() - 1000), comment: "past" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const silence = await editor.caller.alerts.silences.create({
+      matchers: { host: "db*" },
+      endsAt: new Date(Date.now() + 3_600_000),
+      comment: "maintenance",
+    });
     expect(silence.matchers).toEqual({ host: "db*", service: "*", item: "*" });
     expect((await viewer.caller.alerts.silences.list({})).map((s) => s.id)).toEqual([silence.id]);
     await editor.caller.alerts.silences.expire({ id: silence.id });
     expect(await viewer.caller.alerts.silences.list({})).toEqual([]);
     expect((await viewer.caller.alerts.silences.list({ includeExpired: true })).map((s) => s.comment)).toEqual(["maintenance"]);
 
-    await expect(editor.caller.alerts.webhooks.create({ name: "ops", url: "ftp://example.com/x" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(editor.caller.alerts.webhooks.create({ name: "ops", url: "ftp://example.com/x" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
     await expect(viewer.caller.alerts.webhooks.list()).rejects.toMatchObject({ code: "FORBIDDEN" });
     const hook = await editor.caller.alerts.webhooks.create({ name: "ops", url: "https://hooks.example.com/x?token=s3cret" });
     await editor.caller.alerts.webhooks.update({ id: hook.id, enabled: false });
     await editor.caller.alerts.webhooks.delete({ id: hook.id });
 
     const audit = await db.prisma.auditEntry.findMany({ where: { organizationId: editor.orgId }, orderBy: { id: "asc" } });
-    expect(audit.map((a) => a.action)).toEqual(["alert.acknowledge", "silence.create", "silence.expire", "webhook.create", "webhook.update", "webhook.delete"]);
+    expect(audit.map((a) => a.action)).toEqual([
+      "alert.acknowledge",
+      "silence.create",
+      "silence.expire",
+      "webhook.create",
+      "webhook.update",
+      "webhook.delete",
+    ]);
     expect(audit.every((a) => a.actorUserId === editor.userId)).toBe(true);
     expect(JSON.stringify(audit.map((a) => [a.before, a.after]))).not.toContain("s3cret");
   });

@@ -26,7 +26,10 @@ export function timeoutFor(schedules: readonly string[]): number {
   return Math.max(MIN_TIMEOUT_MS, timeout);
 }
 
-const byKey = <T>(key: (v: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byKey =
+  <T>(key: (v: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 /**
  * The checks one agent runs under a snapshot: the services assigned to it, except calculations

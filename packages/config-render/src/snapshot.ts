@@ -22,13 +22,12 @@ export type DeploymentSnapshot = z.infer<typeof deploymentSnapshotSchema>;
 
 /** Hash of a snapshot, independent of the order hosts, services, items and assignments were listed in. */
 export function snapshotHash(snapshot: DeploymentSnapshot): string {
-  const byName = <T extends { name: string }>(list: readonly T[]) => [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const byName = <T extends { name: string }>(list: readonly T[]) =>
+    [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const hosts = byName(snapshot.configuration.hosts).map((h) => ({
     ...h,
     services: byName(h.services).map((s) => ({ ...s, items: byName(s.items) })),
   }));
-  const assignments = [...snapshot.assignments]
-    .map((a) => `${a.host}\u0000${a.service}\u0000${a.agentId}`)
-    .sort();
+  const assignments = [...snapshot.assignments].map((a) => `${a.host}\u0000${a.service}\u0000${a.agentId}`).sort();
   return canonicalHash({ hosts, assignments });
 }

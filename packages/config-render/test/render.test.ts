@@ -2,7 +2,17 @@ import type { Configuration, Service } from "@tidemark/model";
 import { agentConfigSchema } from "@tidemark/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, checkId, diffChecks, type DeploymentSnapshot, isEmptyDiff, renderAgentConfig, renderChecks, snapshotHash, timeoutFor } from "../src/index.ts";
+import {
+  canonicalJson,
+  checkId,
+  type DeploymentSnapshot,
+  diffChecks,
+  isEmptyDiff,
+  renderAgentConfig,
+  renderChecks,
+  snapshotHash,
+  timeoutFor,
+} from "../src/index.ts";
 
 const item = (name: string, execStatement: string) => ({
   name,
@@ -29,7 +39,12 @@ const configuration: Configuration = {
       alias: null,
       description: "",
       services: [
-        service("tcp", "shell://localhost", [item("time", `{"check":"check_tcp -H x -p 80","label":"time"}`), item("alive", "check_dummy 0")], ["30S"]),
+        service(
+          "tcp",
+          "shell://localhost",
+          [item("time", `{"check":"check_tcp -H x -p 80","label":"time"}`), item("alive", "check_dummy 0")],
+          ["30S"],
+        ),
         service("http", "https://web-01/health", [item("status", "status")]),
         service("calc", "bischeck://cache", [item("avg", "avg(web\\-01-tcp-time[0:9])")]),
       ],
@@ -79,9 +94,15 @@ describe("determinism", () => {
   it("renders and hashes the same whatever order the snapshot lists things in", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1000 }), (seed) => {
-        const shuffle = <T>(list: readonly T[]) => [...list].sort((a, b) => ((canonicalJson(a).length * 31 + seed) % 7) - ((canonicalJson(b).length * 17 + seed) % 5));
+        const shuffle = <T>(list: readonly T[]) =>
+          [...list].sort((a, b) => ((canonicalJson(a).length * 31 + seed) % 7) - ((canonicalJson(b).length * 17 + seed) % 5));
         const shuffled: DeploymentSnapshot = {
-          configuration: { hosts: shuffle(configuration.hosts).map((h) => ({ ...h, services: shuffle(h.services).map((s) => ({ ...s, items: shuffle(s.items) })) })) },
+          configuration: {
+            hosts: shuffle(configuration.hosts).map((h) => ({
+              ...h,
+              services: shuffle(h.services).map((s) => ({ ...s, items: shuffle(s.items) })),
+            })),
+          },
           assignments: shuffle(snapshot.assignments),
         };
         expect(snapshotHash(shuffled)).toBe(snapshotHash(snapshot));
@@ -109,7 +130,12 @@ describe("diffChecks", () => {
           {
             ...configuration.hosts[0]!,
             services: [
-              service("tcp", "shell://localhost", [item("time", `{"check":"check_tcp -H x -p 8080","label":"time"}`), item("up", "check_dummy 0")], ["10S"]),
+              service(
+                "tcp",
+                "shell://localhost",
+                [item("time", `{"check":"check_tcp -H x -p 8080","label":"time"}`), item("up", "check_dummy 0")],
+                ["10S"],
+              ),
               service("ping", "shell://localhost", [item("rta", "check_dummy 0 1")]),
             ],
           },
@@ -124,7 +150,13 @@ describe("diffChecks", () => {
     expect(diff.added).toEqual(["web\\-01-ping"]);
     expect(diff.removed).toEqual(["web\\-01-http"]);
     expect(diff.changed).toEqual([
-      { id: "web\\-01-tcp", fields: ["schedules", "timeoutMs", "items"], itemsAdded: ["up"], itemsRemoved: ["alive"], itemsChanged: ["time"] },
+      {
+        id: "web\\-01-tcp",
+        fields: ["schedules", "timeoutMs", "items"],
+        itemsAdded: ["up"],
+        itemsRemoved: ["alive"],
+        itemsChanged: ["time"],
+      },
     ]);
     expect(diff.unchanged).toBe(0);
     expect(isEmptyDiff(diffChecks(before, before))).toBe(true);

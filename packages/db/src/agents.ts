@@ -106,7 +106,13 @@ export interface AgentCheckSpec {
  * statements of ones that already exist (a re-run on another port updates rather than duplicates).
  * The items get no threshold policy: they are measurements to look at, tuned later in the editor.
  */
-export async function ensureAgentChecks(db: Database, organizationId: string, agentId: string, host: string, services: AgentCheckSpec[]): Promise<void> {
+export async function ensureAgentChecks(
+  db: Database,
+  organizationId: string,
+  agentId: string,
+  host: string,
+  services: AgentCheckSpec[],
+): Promise<void> {
   const client = await db.pool.connect();
   try {
     await client.query("BEGIN");

@@ -3,6 +3,7 @@ import type { State } from "@tidemark/thresholds";
 import type { Database } from "./database.ts";
 
 export interface AlertEventView {
+  id: string;
   ts: Date;
   kind: string;
   severity: State;
@@ -53,7 +54,7 @@ export async function alertDetail(db: Database, organizationId: string, alertId:
   if (!a) return null;
   const [events, changes] = await Promise.all([
     db.pool.query(
-      `SELECT e.ts, e.kind, e.severity, e.value, e.threshold, e.warning, e.critical, e.detail, u.name AS actor_name
+      `SELECT e.id::text AS id, e.ts, e.kind, e.severity, e.value, e.threshold, e.warning, e.critical, e.detail, u.name AS actor_name
        FROM alert_events e LEFT JOIN users u ON u.id = e.actor_user_id WHERE e.alert_id = $1 ORDER BY e.ts, e.id`,
       [alertId],
     ),
@@ -83,6 +84,7 @@ export async function alertDetail(db: Database, organizationId: string, alertId:
     acknowledgedByName: a.acknowledged_by_name,
     ackComment: a.ack_comment,
     events: events.rows.map((e) => ({
+      id: e.id,
       ts: e.ts,
       kind: e.kind,
       severity: e.severity,

@@ -358,6 +358,25 @@ async function writeAlerts(client: pg.ClientBase, organizationId: string, alerts
   const created = alerts.filter((a) => a.isNew);
   const updated = alerts.filter((a) => !a.isNew);
   const iso = (d: Date | null) => d?.toISOString() ?? null;
+  // Existing alerts first: one closed here frees its series for an alert opened in the same batch.
+  if (updated.length > 0) {
+    await client.query(
+      `UPDATE alerts a SET severity = u.severity, peak_severity = u.peak_severity, closed_at = u.closed_at,
+                           flapping = u.flapping, notified_at = u.notified_at
+       FROM unnest($2::uuid[], $3::check_state[], $4::check_state[], $5::timestamptz[], $6::bool[], $7::timestamptz[])
+         AS u(id, severity, peak_severity, closed_at, flapping, notified_at)
+       WHERE a.id = u.id AND a.organization_id = $1`,
+      [
+        organizationId,
+        updated.map((a) => a.id),
+        updated.map((a) => a.severity),
+        updated.map((a) => a.peakSeverity),
+        updated.map((a) => iso(a.closedAt)),
+        updated.map((a) => a.flapping),
+        updated.map((a) => iso(a.notifiedAt)),
+      ],
+    );
+  }
   if (created.length > 0) {
     await client.query(
       `INSERT INTO alerts (id, organization_id, series_id, severity, peak_severity, opened_at, closed_at, flapping,
@@ -381,24 +400,6 @@ async function writeAlerts(client: pg.ClientBase, organizationId: string, alerts
         created.map((a) => a.opening?.critical ?? null),
         created.map((a) => a.opening?.explanation ?? ""),
         created.map((a) => iso(a.notifiedAt)),
-      ],
-    );
-  }
-  if (updated.length > 0) {
-    await client.query(
-      `UPDATE alerts a SET severity = u.severity, peak_severity = u.peak_severity, closed_at = u.closed_at,
-                           flapping = u.flapping, notified_at = u.notified_at
-       FROM unnest($2::uuid[], $3::check_state[], $4::check_state[], $5::timestamptz[], $6::bool[], $7::timestamptz[])
-         AS u(id, severity, peak_severity, closed_at, flapping, notified_at)
-       WHERE a.id = u.id AND a.organization_id = $1`,
-      [
-        organizationId,
-        updated.map((a) => a.id),
-        updated.map((a) => a.severity),
-        updated.map((a) => a.peakSeverity),
-        updated.map((a) => iso(a.closedAt)),
-        updated.map((a) => a.flapping),
-        updated.map((a) => iso(a.notifiedAt)),
       ],
     );
   }

@@ -29,7 +29,11 @@ type PolicyWithPeriods = PrismaTypes.Prisma.ThresholdPolicyGetPayload<{
 
 export function policyFromRow(row: PolicyWithPeriods): ThresholdPolicy {
   const byYear = new Map<number, string[]>();
-  for (const d of row.holidayCalendar?.days ?? []) byYear.set(d.year, [...(byYear.get(d.year) ?? []), d.monthDay]);
+  for (const d of row.holidayCalendar?.days ?? []) {
+    const days = byYear.get(d.year);
+    if (days) days.push(d.monthDay);
+    else byYear.set(d.year, [d.monthDay]);
+  }
   return {
     periods: [...row.periods]
       .sort((a, b) => a.position - b.position)

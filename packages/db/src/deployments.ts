@@ -19,7 +19,12 @@ export async function readDeploymentSource(db: Database, organizationId: string)
   const hosts = await db.prisma.host.findMany({
     where: { organizationId },
     orderBy: { name: "asc" },
-    include: { services: { orderBy: { name: "asc" }, include: { items: { orderBy: { name: "asc" }, include: { policy: { include: policyInclude } } } } } },
+    include: {
+      services: {
+        orderBy: { name: "asc" },
+        include: { items: { orderBy: { name: "asc" }, include: { policy: { include: policyInclude } } } },
+      },
+    },
   });
   const assignments: DeploymentSource["assignments"] = [];
   const configuration: Configuration = {
@@ -142,7 +147,11 @@ export async function createDeployment(db: Database, input: NewDeployment): Prom
   }
 }
 
-export async function deploymentSnapshot(db: Database, organizationId: string, version: number): Promise<{ id: string; version: number; snapshot: unknown } | null> {
+export async function deploymentSnapshot(
+  db: Database,
+  organizationId: string,
+  version: number,
+): Promise<{ id: string; version: number; snapshot: unknown } | null> {
   const { rows } = await db.pool.query<{ id: string; version: number; snapshot: unknown }>(
     `SELECT id, version, snapshot FROM deployments WHERE organization_id = $1 AND version = $2`,
     [organizationId, version],
@@ -204,7 +213,10 @@ export interface TargetProgress {
 }
 
 export async function deploymentProgress(db: Database, organizationId: string, version: number): Promise<TargetProgress[] | null> {
-  const deployment = await db.pool.query(`SELECT 1 FROM deployments WHERE organization_id = $1 AND version = $2`, [organizationId, version]);
+  const deployment = await db.pool.query(`SELECT 1 FROM deployments WHERE organization_id = $1 AND version = $2`, [
+    organizationId,
+    version,
+  ]);
   if (deployment.rowCount === 0) return null;
   const { rows } = await db.pool.query<{
     agent_id: string;

@@ -18,7 +18,11 @@ export interface HourlyBucket {
 
 export interface SuggestOptions {
   periodIndex: number;
-  /** Percentile of the hourly peaks (`<`), troughs (`>`) or averages (`=`), 0..100. */
+  /**
+   * How much of the history the threshold should leave on the OK side, 0..100: the p-th percentile
+   * of the hourly peaks for `<`, the (100 − p)-th of the troughs for `>`; `=` takes the median of
+   * the hourly means.
+   */
   percentile: number;
   /** At most this many alerts a week over the history. */
   alertsPerWeek: number;
@@ -69,7 +73,8 @@ export function fitSuggestion(policy: ThresholdPolicy, buckets: readonly HourlyB
     const v = calc === "<" ? b.max : calc === ">" ? b.min : b.avg;
     if (v !== null && Number.isFinite(v)) byHour[localTime(policy.timeZone, b.ts).hour]?.push(v);
   }
-  const base = byHour.map((values) => (values.length === 0 ? null : percentileOf([...values].sort((a, b) => a - b), options.percentile)));
+  const rank = calc === "<" ? options.percentile : calc === ">" ? 100 - options.percentile : 50;
+  const base = byHour.map((values) => (values.length === 0 ? null : percentileOf([...values].sort((a, b) => a - b), rank)));
 
   const withMargin = (margin: number): Period => ({
     ...period,

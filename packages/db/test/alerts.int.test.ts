@@ -14,6 +14,7 @@ import {
   expireSilence,
   listDeliveries,
   listSilences,
+  type TimelineFilters,
   updateItemAlertSettings,
   writeEvaluations,
 } from "../src/index.ts";
@@ -98,7 +99,11 @@ describe("applyEvaluations: outcomes to alerts", () => {
       explanation: "WARNING 120 (100 < W < 110 < C < 130)",
       flapping: false,
     });
-    expect((await eventsOf(alert.id)).map((e) => `${e.kind}:${e.severity}`)).toEqual(["opened:WARNING", "escalated:CRITICAL", "closed:CRITICAL"]);
+    expect((await eventsOf(alert.id)).map((e) => `${e.kind}:${e.severity}`)).toEqual([
+      "opened:WARNING",
+      "escalated:CRITICAL",
+      "closed:CRITICAL",
+    ]);
   });
 
   it("carries an open alert across batches and ignores a replayed batch", async () => {
@@ -114,6 +119,21 @@ describe("applyEvaluations: outcomes to alerts", () => {
     expect(alerts[0]).toMatchObject({ severity: "CRITICAL", closed_at: new Date(T0 + 4 * MINUTE) });
   });
 
+  it("closes an alert and opens the next one on the same series within one batch", async () => {
+    const { orgId, id } = await orgWithSeries(["db02-pg-connections"]);
+    const s = id("db02-pg-connections");
+    const all = script(s, "db02-pg-connections", "WWOCCOW");
+    await applyEvaluations(db, orgId, all.slice(0, 2));
+    await applyEvaluations(db, orgId, all.slice(2));
+    const alerts = await alertsOf(orgId);
+    // The first alert was open before the batch; the batch closed it, opened and closed a second, and opened a third.
+    expect(alerts.map((a) => [a.severity, a.closed_at?.getTime() ?? null])).toEqual([
+      ["WARNING", T0 + 2 * MINUTE],
+      ["CRITICAL", T0 + 5 * MINUTE],
+      ["WARNING", null],
+    ]);
+  });
+
   it("ignores series of other organisations", async () => {
     const mine = await orgWithSeries(["web02-http-latency"]);
     const theirs = await orgWithSeries(["web02-http-latency"]);
@@ -126,11 +146,15 @@ describe("applyEvaluations: outcomes to alerts", () => {
   it("applies the item's recovery margin and minimum duration", async () => {
     const { orgId, id } = await orgWithSeries(["api01-http-latency"]);
     const host = await db.prisma.host.create({ data: { organizationId: orgId, name: "api01" } });
-    const service = await db.prisma.service.create({ data: { organizationId: orgId, hostId: host.id, name: "http", url: "shell://", schedules: ["1M"] } });
+    const service = await db.prisma.service.create({
+      data: { organizationId: orgId, hostId: host.id, name: "http", url: "shell://", schedules: ["1M"] },
+    });
     const item = await db.prisma.serviceItem.create({
       data: { organizationId: orgId, serviceId: service.id, name: "latency", execStatement: "check_http", seriesKey: "api01-http-latency" },
     });
-    await expect(updateItemAlertSettings(db, orgId, item.id, { recoveryMarginPercent: 5, minimumDurationSeconds: 120 })).resolves.toMatchObject({
+    await expect(
+      updateItemAlertSettings(db, orgId, item.id, { recoveryMarginPercent: 5, minimumDurationSeconds: 120 }),
+    ).resolves.toMatchObject({
       before: { recoveryMarginPercent: 0, minimumDurationSeconds: 0 },
     });
     // 109 is OK but inside the 5 % margin (must be ≤ 105); 100 clears it from minute 3, held for 2 minutes by minute 5.
@@ -168,7 +192,11 @@ describe("applyEvaluations: outcomes to alerts", () => {
     let statements = 0;
     const counting = new Proxy(client, {
       get(target, prop, receiver) {
-        if (prop === "query") return (...args: Parameters<pg.PoolClient["query"]>) => (statements++, (target.query as (...a: unknown[]) => unknown)(...args));
+        if (prop === "query")
+          return (...args: unknown[]) => {
+            statements++;
+            return (target.query as (...a: unknown[]) => unknown).apply(target, args);
+          };
         return Reflect.get(target, prop, receiver);
       },
     }) as pg.PoolClient;
@@ -192,14 +220,25 @@ describe("notifications: silences and acknowledgements", () => {
     await createWebhook(db, orgId, { name: "off", url: "http://127.0.0.1:9/off", enabled: false });
     await applyEvaluations(db, orgId, script(id("web03-http-latency"), "web03-http-latency", "CO"), { externalUrl: "https://tm.example" });
     const deliveries = await listDeliveries(db, orgId, { limit: 10 });
-    expect(deliveries.map((d) => `${d.webhookName}:${d.notification}:${d.status}`).sort()).toEqual(["ops:firing:pending", "ops:resolved:pending"]);
-    const { rows } = await db.pool.query(`SELECT payload FROM notification_deliveries WHERE id = $1`, [deliveries.find((d) => d.notification === "firing")!.id]);
+    expect(deliveries.map((d) => `${d.webhookName}:${d.notification}:${d.status}`).sort()).toEqual([
+      "ops:firing:pending",
+      "ops:resolved:pending",
+    ]);
+    const { rows } = await db.pool.query(`SELECT payload FROM notification_deliveries WHERE id = $1`, [
+      deliveries.find((d) => d.notification === "firing")!.id,
+    ]);
     expect(rows[0].payload).toMatchObject({
       version: "4",
       status: "firing",
       receiver: "ops",
       commonLabels: { host: "web03", service: "http", item: "latency", severity: "critical" },
-      alerts: [{ status: "firing", startsAt: new Date(T0).toISOString(), generatorURL: expect.stringMatching(/^https:\/\/tm\.example\/alerts\?alert=/) }],
+      alerts: [
+        {
+          status: "firing",
+          startsAt: new Date(T0).toISOString(),
+          generatorURL: expect.stringMatching(/^https:\/\/tm\.example\/alerts\?alert=/),
+        },
+      ],
     });
   });
 
@@ -212,13 +251,20 @@ describe("notifications: silences and acknowledgements", () => {
       endsAt: new Date(T0 + 60 * MINUTE),
       comment: "deploy",
     });
-    await applyEvaluations(db, orgId, [...script(id("web04-http-latency"), "web04-http-latency", "C"), ...script(id("db04-pg-lag"), "db04-pg-lag", "C")]);
+    await applyEvaluations(db, orgId, [
+      ...script(id("web04-http-latency"), "web04-http-latency", "C"),
+      ...script(id("db04-pg-lag"), "db04-pg-lag", "C"),
+    ]);
     const deliveries = await listDeliveries(db, orgId, { limit: 10 });
     expect(deliveries).toHaveLength(1);
     const alerts = await alertsOf(orgId);
     const silenced = alerts.find((a) => a.key === "web04-http-latency");
     expect(deliveries[0]!.alertId).not.toBe(silenced.id);
-    expect(await eventsOf(silenced.id)).toContainEqual({ kind: "notification-held", severity: "CRITICAL", detail: `notification held: silenced by ${silence.id}` });
+    expect(await eventsOf(silenced.id)).toContainEqual({
+      kind: "notification-held",
+      severity: "CRITICAL",
+      detail: `notification held: silenced by ${silence.id}`,
+    });
 
     expect((await listSilences(db, orgId, { includeExpired: false, now: new Date(T0) })).map((s) => s.id)).toEqual([silence.id]);
     const expired = await expireSilence(db, orgId, silence.id, new Date(T0 + 5 * MINUTE));
@@ -244,7 +290,14 @@ describe("notifications: silences and acknowledgements", () => {
     expect(deliveries.map((d) => d.notification)).toEqual(["firing"]);
     const detail = await alertDetail(db, orgId, alert.id);
     expect(detail).toMatchObject({ ackComment: "looking into it", acknowledgedByName: expect.stringMatching(/^User /) });
-    expect(detail?.events.map((e) => e.kind)).toEqual(["opened", "acknowledged", "escalated", "notification-held", "closed", "notification-held"]);
+    expect(detail?.events.map((e) => e.kind)).toEqual([
+      "opened",
+      "acknowledged",
+      "escalated",
+      "notification-held",
+      "closed",
+      "notification-held",
+    ]);
   });
 });
 
@@ -273,7 +326,7 @@ describe("the timeline", () => {
     }
     await applyEvaluations(db, orgId, outcomes);
     const window = { from: new Date(T0 - 10 * MINUTE), to: new Date(T0 + 60 * MINUTE) };
-    const all = { severities: [], status: "any", host: null, service: null, acknowledged: null, flapping: null } as const;
+    const all: TimelineFilters = { severities: [], status: "any", host: null, service: null, acknowledged: null, flapping: null };
 
     const timeline = await alertTimeline(db, orgId, window, all);
     expect(timeline.lanes.map((l) => `${l.host}/${l.service}/${l.item}`)).toEqual(["web05/http/latency", "web06/https/errors"]);
@@ -282,7 +335,9 @@ describe("the timeline", () => {
     expect(timeline.truncated).toBe(false);
 
     expect((await alertTimeline(db, orgId, window, { ...all, status: "open" })).alerts.map((a) => a.seriesId)).toEqual([id(keys[1]!)]);
-    expect((await alertTimeline(db, orgId, window, { ...all, severities: ["WARNING"] })).alerts.map((a) => a.seriesId)).toEqual([id(keys[0]!)]);
+    expect((await alertTimeline(db, orgId, window, { ...all, severities: ["WARNING"] })).alerts.map((a) => a.seriesId)).toEqual([
+      id(keys[0]!),
+    ]);
     expect((await alertTimeline(db, orgId, window, { ...all, service: "https" })).lanes.map((l) => l.key)).toEqual([keys[1]]);
     expect((await alertTimeline(db, orgId, window, { ...all, host: "web0*" })).alerts).toHaveLength(2);
     const wide = await alertTimeline(db, orgId, { from: new Date(T0 - 180 * MINUTE), to: window.to }, { ...all, host: "db" });

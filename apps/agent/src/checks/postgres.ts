@@ -38,7 +38,13 @@ export async function runPostgresCheck(check: AgentCheck, signal: AbortSignal): 
           results.push({ key: item.key, ts, value, status: 0, output: `${item.name} = ${value}` });
         }
       } catch (error) {
-        results.push({ key: item.key, ts, value: null, status: 3, output: firstLine(signal.aborted ? `timed out after ${check.timeoutMs} ms` : errorText(error)) });
+        results.push({
+          key: item.key,
+          ts,
+          value: null,
+          status: 3,
+          output: firstLine(signal.aborted ? `timed out after ${check.timeoutMs} ms` : errorText(error)),
+        });
       }
     }
   } finally {

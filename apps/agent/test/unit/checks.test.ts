@@ -21,7 +21,8 @@ let port: number;
 beforeAll(async () => {
   ensureMonitoringPlugins();
   server = http.createServer((req, res) => {
-    if (req.url === "/json") res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data: { queue: [{ depth: 17 }] } }));
+    if (req.url === "/json")
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data: { queue: [{ depth: 17 }] } }));
     else res.writeHead(503).end("down");
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

@@ -3,7 +3,10 @@ import { parsePerfdata, parsePluginOutput, parseShellExec, pickValue } from "../
 
 describe("Nagios plugin output", () => {
   it("reads status, summary and perfdata with units, thresholds and quoted labels", () => {
-    const out = parsePluginOutput("TCP OK - 0.001 second response time on 127.0.0.1 port 22|time=0.000512s;1.0;2.0;0.000000;10.000000 'free space'=42%;;\n", 0);
+    const out = parsePluginOutput(
+      "TCP OK - 0.001 second response time on 127.0.0.1 port 22|time=0.000512s;1.0;2.0;0.000000;10.000000 'free space'=42%;;\n",
+      0,
+    );
     expect(out.status).toBe(0);
     expect(out.summary).toBe("TCP OK - 0.001 second response time on 127.0.0.1 port 22");
     expect(out.perfdata).toEqual([

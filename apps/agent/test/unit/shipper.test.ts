@@ -1,6 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type CheckResult, ingestBatchSchema } from "@tidemark/protocol";
@@ -26,10 +26,15 @@ class Receiver {
       const batch = ingestBatchSchema.parse(JSON.parse(body));
       const duplicate = this.batches.has(batch.batchId);
       if (!duplicate) {
-        this.batches.set(batch.batchId, batch.results.map((r) => r.value as number));
+        this.batches.set(
+          batch.batchId,
+          batch.results.map((r) => r.value as number),
+        );
         this.received.push(...batch.results.map((r) => r.value as number));
       }
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ batchId: batch.batchId, accepted: duplicate ? 0 : batch.results.length, duplicate, unknownSeries: [] }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ batchId: batch.batchId, accepted: duplicate ? 0 : batch.results.length, duplicate, unknownSeries: [] }));
     });
   });
   async listen(): Promise<string> {
@@ -60,7 +65,16 @@ async function until(condition: () => boolean, ms = 5000) {
 }
 
 function shipper(url: string, spool: Spool, batchSize = 10) {
-  return new Shipper({ ingestUrl: url, token: "tm_agent_x", spool, log, configVersion: () => 3, batchSize, flushIntervalMs: 50, maxBackoffMs: 100 });
+  return new Shipper({
+    ingestUrl: url,
+    token: "tm_agent_x",
+    spool,
+    log,
+    configVersion: () => 3,
+    batchSize,
+    flushIntervalMs: 50,
+    maxBackoffMs: 100,
+  });
 }
 
 describe("Shipper", () => {

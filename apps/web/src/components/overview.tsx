@@ -71,7 +71,7 @@ export function Overview() {
                 className={row.seriesId !== null && String(row.seriesId) === selected ? "selected" : undefined}
                 onClick={() => row.seriesId !== null && router.replace(`/?series=${row.seriesId}`, { scroll: false })}
               >
-                <td className="mono">{row.seriesKey}</td>
+                <td className="mono"><a href={`/items/${row.id}`} onClick={(e) => e.stopPropagation()}>{row.seriesKey}</a></td>
                 <td className="muted">{row.url.split("://")[0]}</td>
                 <td className="mono">{row.schedules.join(", ")}</td>
                 <td>{row.hasPolicy ? "24-hour" : <span className="muted">none</span>}</td>

@@ -1,5 +1,5 @@
-import { nameSchema } from "@tidemark/model";
 import { AgentNameTakenError, createAgent, listAgents, recordAudit, revokeAgent } from "@tidemark/db";
+import { nameSchema } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { adminProcedure, createTRPCRouter, viewerProcedure } from "../trpc.ts";

@@ -1,4 +1,4 @@
-import { itemAlertSettingsSchema, silenceMatchersSchema } from "@tidemark/alerts";
+import { encodeTimeline, itemAlertSettingsSchema, silenceMatchersSchema } from "@tidemark/alerts";
 import {
   acknowledgeAlert,
   alertDetail,
@@ -26,7 +26,10 @@ const timelineInput = z
   .object({
     from: z.date(),
     to: z.date(),
-    severities: z.array(stateSchema.exclude(["OK"])).max(3).default([]),
+    severities: z
+      .array(stateSchema.exclude(["OK"]))
+      .max(3)
+      .default([]),
     status: z.enum(["any", "open", "closed"]).default("any"),
     host: z.string().trim().max(200).nullish(),
     service: z.string().trim().max(200).nullish(),
@@ -54,7 +57,16 @@ const silenceInput = z
 type Actor = { db: Database; org: { id: string; userId: string } };
 
 function audit(ctx: Actor, action: string, targetType: string, targetId: string, before: unknown, after: unknown) {
-  return recordAudit(ctx.db, { organizationId: ctx.org.id, actorUserId: ctx.org.userId, actorKind: "user", action, targetType, targetId, before, after });
+  return recordAudit(ctx.db, {
+    organizationId: ctx.org.id,
+    actorUserId: ctx.org.userId,
+    actorKind: "user",
+    action,
+    targetType,
+    targetId,
+    before,
+    after,
+  });
 }
 
 function notFound(what: string): never {
@@ -89,12 +101,23 @@ const webhooksRouter = createTRPCRouter({
       return webhook;
     }),
   update: editorProcedure
-    .input(z.object({ id: z.uuid(), name: z.string().trim().min(1).max(100).optional(), url: webhookUrl.optional(), enabled: z.boolean().optional() }))
+    .input(
+      z.object({
+        id: z.uuid(),
+        name: z.string().trim().min(1).max(100).optional(),
+        url: webhookUrl.optional(),
+        enabled: z.boolean().optional(),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       const { id, ...patch } = input;
       const changed = await updateWebhook(ctx.db, ctx.org.id, id, patch);
       if (!changed) notFound("webhook");
-      const summary = (w: { name: string; enabled: boolean; url: string }) => ({ name: w.name, enabled: w.enabled, urlChanged: w.url !== changed.before.url });
+      const summary = (w: { name: string; enabled: boolean; url: string }) => ({
+        name: w.name,
+        enabled: w.enabled,
+        urlChanged: w.url !== changed.before.url,
+      });
       await audit(ctx, "webhook.update", "webhook", id, summary(changed.before), summary(changed.after));
       return changed.after;
     }),
@@ -110,8 +133,9 @@ const webhooksRouter = createTRPCRouter({
 });
 
 export const alertsRouter = createTRPCRouter({
-  timeline: viewerProcedure.input(timelineInput).query(({ ctx, input }) =>
-    alertTimeline(
+  /** The timeline in its compact wire form (decodeTimeline from @tidemark/alerts reads it). */
+  timeline: viewerProcedure.input(timelineInput).query(async ({ ctx, input }) => {
+    const timeline = await alertTimeline(
       ctx.db,
       ctx.org.id,
       { from: input.from, to: input.to },
@@ -123,8 +147,9 @@ export const alertsRouter = createTRPCRouter({
         acknowledged: input.acknowledged ?? null,
         flapping: input.flapping ?? null,
       },
-    ),
-  ),
+    );
+    return { encoded: encodeTimeline(timeline, input.from.getTime()) };
+  }),
   detail: viewerProcedure.input(z.object({ id: z.uuid() })).query(async ({ ctx, input }) => {
     const detail = await alertDetail(ctx.db, ctx.org.id, input.id);
     if (!detail) notFound("alert");
@@ -139,15 +164,13 @@ export const alertsRouter = createTRPCRouter({
       await audit(ctx, "alert.acknowledge", "alert", input.id, null, { series: acked.key, comment: input.comment });
       return acked;
     }),
-  updateItemSettings: editorProcedure
-    .input(itemAlertSettingsSchema.extend({ itemId: z.uuid() }))
-    .mutation(async ({ ctx, input }) => {
-      const { itemId, ...settings } = input;
-      const changed = await updateItemAlertSettings(ctx.db, ctx.org.id, itemId, settings);
-      if (!changed) notFound("service item");
-      await audit(ctx, "item.alert-settings", "service_item", itemId, changed.before, changed.after);
-      return changed.after;
-    }),
+  updateItemSettings: editorProcedure.input(itemAlertSettingsSchema.extend({ itemId: z.uuid() })).mutation(async ({ ctx, input }) => {
+    const { itemId, ...settings } = input;
+    const changed = await updateItemAlertSettings(ctx.db, ctx.org.id, itemId, settings);
+    if (!changed) notFound("service item");
+    await audit(ctx, "item.alert-settings", "service_item", itemId, changed.before, changed.after);
+    return changed.after;
+  }),
   silences: silencesRouter,
   webhooks: webhooksRouter,
 });

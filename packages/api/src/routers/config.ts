@@ -24,10 +24,10 @@ import {
   updateService,
 } from "@tidemark/db";
 import { hostSchema, nameSchema, serviceItemSchema, serviceSchema } from "@tidemark/model";
-import { thresholdPolicySchema } from "@tidemark/thresholds";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
+import { editablePolicySchema } from "./policy-input.ts";
 
 /** The configuration screens: hosts, services and items, with the model's own zod schemas. */
 
@@ -113,7 +113,7 @@ const itemsRouter = createTRPCRouter({
     .query(({ ctx, input }) => listConfigItems(ctx.db, ctx.org.id, input)),
   get: viewerProcedure.input(z.object({ id })).query(({ ctx, input }) => configErrors(() => getItem(ctx.db, ctx.org.id, input.id))),
   create: editorProcedure
-    .input(z.object({ serviceId: id, fields: itemFieldsSchema, policy: thresholdPolicySchema.nullable().default(null) }))
+    .input(z.object({ serviceId: id, fields: itemFieldsSchema, policy: editablePolicySchema.nullable().default(null) }))
     .mutation(({ ctx, input }) => configErrors(() => createItem(ctx.db, actorOf(ctx.org), input.serviceId, input.fields, input.policy))),
   update: editorProcedure
     .input(z.object({ id, fields: itemFieldsSchema }))
@@ -123,7 +123,7 @@ const itemsRouter = createTRPCRouter({
     .input(z.object({ id, name: nameSchema }))
     .mutation(({ ctx, input }) => configErrors(() => cloneItem(ctx.db, actorOf(ctx.org), input.id, input.name))),
   applyTemplate: editorProcedure
-    .input(z.object({ name: nameSchema, policy: thresholdPolicySchema, itemIds: z.array(id).min(1).max(10_000) }))
+    .input(z.object({ name: nameSchema, policy: editablePolicySchema, itemIds: z.array(id).min(1).max(10_000) }))
     .mutation(({ ctx, input }) => configErrors(() => applyTemplate(ctx.db, actorOf(ctx.org), input.name, input.policy, input.itemIds))),
 });
 

@@ -1,11 +1,11 @@
 import {
   type ChecksDiff,
+  checksHash,
   type DeploymentSnapshot,
   deploymentSnapshotSchema,
   diffChecks,
   isEmptyDiff,
   renderChecks,
-  checksHash,
   snapshotHash,
 } from "@tidemark/config-render";
 import {
@@ -51,7 +51,9 @@ async function planFor(db: Database, organizationId: string, snapshot: Deploymen
   return states.map((state) => {
     const checks = renderChecks(snapshot, state.agentId);
     const renderedHash = checksHash(checks);
-    const running = state.appliedSnapshot ? renderChecks(readSnapshot(state.appliedSnapshot, `version ${state.appliedVersion}`), state.agentId) : null;
+    const running = state.appliedSnapshot
+      ? renderChecks(readSnapshot(state.appliedSnapshot, `version ${state.appliedVersion}`), state.agentId)
+      : null;
     return {
       agentId: state.agentId,
       name: state.name,
@@ -113,7 +115,10 @@ export const deployRouter = createTRPCRouter({
     // Only a configuration the model accepts is frozen into a version: agents must never receive one that is not.
     const source = deploymentSnapshotSchema.safeParse(await readDeploymentSource(ctx.db, ctx.org.id));
     if (!source.success) {
-      const problems = source.error.issues.slice(0, 5).map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+      const problems = source.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join(".")}: ${i.message}`)
+        .join("; ");
       throw new TRPCError({ code: "BAD_REQUEST", message: `the configuration cannot be deployed: ${problems}` });
     }
     return deploySnapshot(ctx.db, ctx.org, source.data, { message: input.message, rollbackOf: null });

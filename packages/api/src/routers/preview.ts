@@ -1,8 +1,8 @@
 import { PreviewNotFoundError, previewItem } from "@tidemark/db";
-import { thresholdPolicySchema } from "@tidemark/thresholds";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, viewerProcedure } from "../trpc.ts";
+import { editablePolicySchema } from "./policy-input.ts";
 
 const MAX_WINDOW_MS = 400 * 86_400_000;
 
@@ -14,7 +14,7 @@ export const previewRouter = createTRPCRouter({
   run: viewerProcedure
     .input(
       z
-        .object({ itemId: z.uuid(), from: z.date(), to: z.date(), draft: thresholdPolicySchema.nullable() })
+        .object({ itemId: z.uuid(), from: z.date(), to: z.date(), draft: editablePolicySchema.nullable() })
         .refine((v) => v.from < v.to, "from must be before to")
         .refine((v) => v.to.getTime() - v.from.getTime() <= MAX_WINDOW_MS, "at most 400 days"),
     )

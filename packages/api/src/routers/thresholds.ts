@@ -1,15 +1,15 @@
 import { getItem, saveItemPolicy, suggestThresholds } from "@tidemark/db";
-import { thresholdPolicySchema } from "@tidemark/thresholds";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
 import { configErrors } from "./config.ts";
+import { editablePolicySchema } from "./policy-input.ts";
 
 /** The threshold editor: an item's policy, saving it, and suggestions from history. */
 export const thresholdsRouter = createTRPCRouter({
   item: viewerProcedure.input(z.object({ id: z.uuid() })).query(({ ctx, input }) => configErrors(() => getItem(ctx.db, ctx.org.id, input.id))),
   save: editorProcedure
-    .input(z.object({ itemId: z.uuid(), policy: thresholdPolicySchema, revision: z.number().int().positive().nullable() }))
+    .input(z.object({ itemId: z.uuid(), policy: editablePolicySchema, revision: z.number().int().positive().nullable() }))
     .mutation(({ ctx, input }) =>
       configErrors(() => saveItemPolicy(ctx.db, { organizationId: ctx.org.id, userId: ctx.org.userId }, input.itemId, input.policy, input.revision)),
     ),
@@ -17,7 +17,7 @@ export const thresholdsRouter = createTRPCRouter({
     .input(
       z.object({
         itemId: z.uuid(),
-        policy: thresholdPolicySchema,
+        policy: editablePolicySchema,
         periodIndex: z.number().int().min(0),
         percentile: z.number().min(0).max(100).default(95),
         alertsPerWeek: z.number().min(0).max(1000).default(1),

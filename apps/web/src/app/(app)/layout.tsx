@@ -17,7 +17,11 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         </Link>
         <nav>
           <Link href="/">Overview</Link>
+          <Link href="/config/items">Configuration</Link>
+          <Link href="/import">Import / export</Link>
           <Link href="/alerts">Alerts</Link>
+          <Link href="/deploy">Deploy</Link>
+          <Link href="/agents">Agents</Link>
         </nav>
         <div className="who">
           <span title={session.email}>{session.name}</span>

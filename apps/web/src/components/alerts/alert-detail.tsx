@@ -51,7 +51,12 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
     );
   }
   const names = splitSeriesKey(a.key);
-  const silenceParams = new URLSearchParams({ host: names?.host ?? "*", service: names?.service ?? "*", item: names?.item ?? "*", alert: a.id });
+  const silenceParams = new URLSearchParams({
+    host: names?.host ?? "*",
+    service: names?.service ?? "*",
+    item: names?.item ?? "*",
+    alert: a.id,
+  });
 
   return (
     <aside className="panel tl-detail" aria-label="Alert detail">
@@ -71,7 +76,11 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
         <dt>Opened</dt>
         <dd>{dateTime.format(a.openedAt)}</dd>
         <dt>Closed</dt>
-        <dd>{a.closedAt ? `${dateTime.format(a.closedAt)} (after ${formatDuration(a.closedAt.getTime() - a.openedAt.getTime())})` : "still open"}</dd>
+        <dd>
+          {a.closedAt
+            ? `${dateTime.format(a.closedAt)} (after ${formatDuration(a.closedAt.getTime() - a.openedAt.getTime())})`
+            : "still open"}
+        </dd>
         <dt>Value when it fired</dt>
         <dd className="mono" data-testid="alert-value">
           {optionalNumber(a.value)}
@@ -104,7 +113,8 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
         <h3>Acknowledgement</h3>
         {a.acknowledgedAt ? (
           <p data-testid="acknowledgement">
-            Acknowledged by <strong>{a.acknowledgedByName ?? "a removed user"}</strong> at {dateTime.format(a.acknowledgedAt)}: “{a.ackComment}”
+            Acknowledged by <strong>{a.acknowledgedByName ?? "a removed user"}</strong> at {dateTime.format(a.acknowledgedAt)}: “
+            {a.ackComment}”
           </p>
         ) : props.canEdit ? (
           <form
@@ -114,7 +124,14 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
               acknowledge.mutate({ id: a.id, comment });
             }}
           >
-            <input aria-label="Acknowledgement comment" placeholder="What are you doing about it?" value={comment} onChange={(e) => setComment(e.target.value)} required maxLength={1000} />
+            <input
+              aria-label="Acknowledgement comment"
+              placeholder="What are you doing about it?"
+              value={comment}
+              onChange={(e) => setComment(e.target.value)}
+              required
+              maxLength={1000}
+            />
             <button type="submit" disabled={acknowledge.isPending || comment.trim() === ""}>
               Acknowledge
             </button>
@@ -128,8 +145,8 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
       <section aria-label="History">
         <h3>History</h3>
         <ol className="tl-history">
-          {a.events.map((e, i) => (
-            <li key={`${e.ts.getTime()}-${i}`}>
+          {a.events.map((e) => (
+            <li key={e.id}>
               <span className="mono muted">{dateTime.format(e.ts)}</span> <strong>{EVENT_LABELS[e.kind] ?? e.kind}</strong>{" "}
               {e.kind !== "acknowledged" && e.kind !== "notification-held" && <StateBadge state={e.severity} />}{" "}
               <span className={e.kind === "acknowledged" ? undefined : "mono"}>{e.detail}</span>
@@ -168,9 +185,7 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
         )}
       </section>
 
-      {a.itemId && a.settings && (
-        <ItemAlertSettingsForm itemId={a.itemId} settings={a.settings} canEdit={props.canEdit} />
-      )}
+      {a.itemId && a.settings && <ItemAlertSettingsForm itemId={a.itemId} settings={a.settings} canEdit={props.canEdit} />}
     </aside>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { decodeTimeline } from "@tidemark/alerts";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -46,6 +47,7 @@ export function AlertsPage() {
   const view = useMemo(() => parseView(new URLSearchParams(params.toString())), [params]);
   const now = useNow(POLL_MS);
   const window = resolveWindow(view.window, now);
+  const { from, to } = window;
   const [lanesRef, lanesWidth] = useElementWidth<HTMLDivElement>();
   const me = useQuery(trpc.session.me.queryOptions());
   const canEdit = me.data?.role === "editor" || me.data?.role === "admin";
@@ -82,8 +84,9 @@ export function AlertsPage() {
   });
 
   const canvasWidth = Math.max(200, lanesWidth - 230);
-  const data = timeline.data;
-  const lanes = useMemo(() => (data ? layoutTimeline(data, window, canvasWidth, now) : []), [data, window.from, window.to, canvasWidth, now]);
+  const encoded = timeline.data?.encoded;
+  const data = useMemo(() => (encoded ? decodeTimeline(encoded) : undefined), [encoded]);
+  const lanes = useMemo(() => (data ? layoutTimeline(data, { from, to }, canvasWidth, now) : []), [data, from, to, canvasWidth, now]);
 
   return (
     <div className="stack">
@@ -108,7 +111,8 @@ export function AlertsPage() {
         />
         <p className="muted tl-status" aria-live="polite">
           {view.window.kind === "live" ? "Live: " : ""}
-          {new Date(window.from).toISOString().slice(0, 16).replace("T", " ")} — {new Date(window.to).toISOString().slice(0, 16).replace("T", " ")} UTC ·{" "}
+          {new Date(window.from).toISOString().slice(0, 16).replace("T", " ")} —{" "}
+          {new Date(window.to).toISOString().slice(0, 16).replace("T", " ")} UTC ·{" "}
           {data ? `${data.alerts.length} alerts on ${data.lanes.length} series` : "loading…"}
           {data?.truncated && " (only the newest are shown: narrow the window or the filters)"}
           {timeline.isFetching && " · updating"}

@@ -15,7 +15,9 @@ export function ItemAlertSettingsForm(props: {
   const [margin, setMargin] = useState(String(props.settings.recoveryMarginPercent));
   const [minutes, setMinutes] = useState(String(props.settings.minimumDurationSeconds / 60));
   const save = useMutation(
-    trpc.alerts.updateItemSettings.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.alerts.detail.pathKey() }) }),
+    trpc.alerts.updateItemSettings.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.alerts.detail.pathKey() }),
+    }),
   );
   return (
     <section aria-label="Alert settings of this item">
@@ -24,16 +26,36 @@ export function ItemAlertSettingsForm(props: {
         className="tl-inline-form"
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate({ itemId: props.itemId, recoveryMarginPercent: Number(margin), minimumDurationSeconds: Math.round(Number(minutes) * 60) });
+          save.mutate({
+            itemId: props.itemId,
+            recoveryMarginPercent: Number(margin),
+            minimumDurationSeconds: Math.round(Number(minutes) * 60),
+          });
         }}
       >
         <label className="tl-field">
           <span>Recovery margin (% of threshold)</span>
-          <input type="number" min={0} max={100} step="any" value={margin} disabled={!props.canEdit} onChange={(e) => setMargin(e.target.value)} />
+          <input
+            type="number"
+            min={0}
+            max={100}
+            step="any"
+            value={margin}
+            disabled={!props.canEdit}
+            onChange={(e) => setMargin(e.target.value)}
+          />
         </label>
         <label className="tl-field">
           <span>Recovery must hold (minutes)</span>
-          <input type="number" min={0} max={10080} step="any" value={minutes} disabled={!props.canEdit} onChange={(e) => setMinutes(e.target.value)} />
+          <input
+            type="number"
+            min={0}
+            max={10080}
+            step="any"
+            value={minutes}
+            disabled={!props.canEdit}
+            onChange={(e) => setMinutes(e.target.value)}
+          />
         </label>
         {props.canEdit && (
           <button type="submit" disabled={save.isPending}>

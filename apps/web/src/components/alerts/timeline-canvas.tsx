@@ -9,7 +9,10 @@ const AXIS_HEIGHT = 24;
 const LABEL_WIDTH = 230;
 
 const tickFormat = (span: number) =>
-  new Intl.DateTimeFormat("en-GB", span > 2 * 86_400_000 ? { month: "short", day: "numeric", timeZone: "UTC" } : { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+  new Intl.DateTimeFormat(
+    "en-GB",
+    span > 2 * 86_400_000 ? { month: "short", day: "numeric", timeZone: "UTC" } : { hour: "2-digit", minute: "2-digit", timeZone: "UTC" },
+  );
 
 /**
  * Swimlanes on one canvas (thousands of rectangles are cheap there, thousands of DOM nodes are
@@ -96,7 +99,12 @@ export function TimelineCanvas(props: {
     <div className="tl-grid" style={{ gridTemplateColumns: `${LABEL_WIDTH}px 1fr` }}>
       <div className="tl-labels" style={{ paddingTop: AXIS_HEIGHT }}>
         {lanes.map((lane) => (
-          <div key={lane.seriesId} className={`tl-label${lane.firstOfHost ? " tl-host-start" : ""}`} style={{ height: LANE_HEIGHT }} title={lane.key}>
+          <div
+            key={lane.seriesId}
+            className={`tl-label${lane.firstOfHost ? " tl-host-start" : ""}`}
+            style={{ height: LANE_HEIGHT }}
+            title={lane.key}
+          >
             <span className="tl-host">{lane.firstOfHost ? lane.host : ""}</span>
             <span className="tl-service">
               {lane.service}

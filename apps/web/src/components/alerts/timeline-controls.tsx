@@ -31,7 +31,7 @@ export function TimelineControls(props: {
   const { view, onChange } = props;
   return (
     <div className="tl-controls">
-      <div className="segmented" role="group" aria-label="Window">
+      <fieldset className="segmented tl-fieldset" aria-label="Window">
         {(Object.keys(LIVE_RANGES) as LiveRange[]).map((range) => (
           <button
             key={range}
@@ -42,8 +42,8 @@ export function TimelineControls(props: {
             {range}
           </button>
         ))}
-      </div>
-      <div className="segmented" role="group" aria-label="Zoom">
+      </fieldset>
+      <fieldset className="segmented tl-fieldset" aria-label="Zoom">
         <button type="button" aria-label="Earlier" onClick={() => props.onPan(-0.5)}>
           ←
         </button>
@@ -56,8 +56,8 @@ export function TimelineControls(props: {
         <button type="button" aria-label="Later" onClick={() => props.onPan(0.5)}>
           →
         </button>
-      </div>
-      <div className="tl-filters" role="group" aria-label="Filters">
+      </fieldset>
+      <fieldset className="tl-filters tl-fieldset" aria-label="Filters">
         <fieldset className="tl-severities">
           <legend className="sr-only">Severity</legend>
           {SEVERITIES.map((s) => (
@@ -65,7 +65,9 @@ export function TimelineControls(props: {
               <input
                 type="checkbox"
                 checked={view.severities.includes(s)}
-                onChange={(e) => onChange({ severities: e.target.checked ? [...view.severities, s] : view.severities.filter((x) => x !== s) })}
+                onChange={(e) =>
+                  onChange({ severities: e.target.checked ? [...view.severities, s] : view.severities.filter((x) => x !== s) })
+                }
               />
               {s}
             </label>
@@ -81,15 +83,26 @@ export function TimelineControls(props: {
         </label>
         <label className="tl-field">
           <span>Host</span>
-          <input aria-label="Host" placeholder="web* or part of a name" value={view.host} onChange={(e) => onChange({ host: e.target.value })} />
+          <input
+            aria-label="Host"
+            placeholder="web* or part of a name"
+            value={view.host}
+            onChange={(e) => onChange({ host: e.target.value })}
+          />
         </label>
         <label className="tl-field">
           <span>Service</span>
           <input aria-label="Service" placeholder="any" value={view.service} onChange={(e) => onChange({ service: e.target.value })} />
         </label>
-        <TristateSelect label="Acknowledged" value={view.acknowledged} onChange={(acknowledged) => onChange({ acknowledged })} yes="acknowledged" no="not acknowledged" />
+        <TristateSelect
+          label="Acknowledged"
+          value={view.acknowledged}
+          onChange={(acknowledged) => onChange({ acknowledged })}
+          yes="acknowledged"
+          no="not acknowledged"
+        />
         <TristateSelect label="Flapping" value={view.flapping} onChange={(flapping) => onChange({ flapping })} yes="flapped" no="steady" />
-      </div>
+      </fieldset>
     </div>
   );
 }

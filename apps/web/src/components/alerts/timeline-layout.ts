@@ -1,3 +1,4 @@
+import type { Timeline } from "@tidemark/alerts";
 import type { State } from "@tidemark/thresholds";
 
 /**
@@ -6,11 +7,7 @@ import type { State } from "@tidemark/thresholds";
  * database holds.
  */
 
-export interface LayoutInput {
-  lanes: { seriesId: number; key: string; host: string; service: string; item: string }[];
-  alerts: { id: string; seriesId: number; severity: State; peakSeverity: State; openedAt: number; closedAt: number | null; acknowledged: boolean; flapping: boolean }[];
-  changes: { seriesId: number; ts: number; state: State; hard: boolean }[];
-}
+export type LayoutInput = Pick<Timeline, "lanes" | "alerts" | "changes">;
 
 export interface Band {
   x0: number;
@@ -60,7 +57,9 @@ export function layoutTimeline(input: LayoutInput, window: { from: number; to: n
     else alertsBySeries.set(a.seriesId, [a]);
   }
 
-  const lanes = [...input.lanes].sort((a, b) => a.host.localeCompare(b.host) || a.service.localeCompare(b.service) || a.item.localeCompare(b.item));
+  const lanes = [...input.lanes].sort(
+    (a, b) => a.host.localeCompare(b.host) || a.service.localeCompare(b.service) || a.item.localeCompare(b.item),
+  );
   return lanes.map((lane, i) => {
     const changes = (changesBySeries.get(lane.seriesId) ?? []).slice().sort((a, b) => a.ts - b.ts);
     const bands: Band[] = [];
@@ -82,7 +81,13 @@ export function layoutTimeline(input: LayoutInput, window: { from: number; to: n
       const x1 = Math.max(x0 + MIN_BAR_PX, x(a.closedAt ?? end));
       const last = bars[bars.length - 1];
       // Alerts closer than a pixel merge into the worse-looking one; the list below keeps them apart.
-      if (last && x0 <= last.x1 && last.severity === a.peakSeverity && last.acknowledged === a.acknowledged && last.flapping === a.flapping) {
+      if (
+        last &&
+        x0 <= last.x1 &&
+        last.severity === a.peakSeverity &&
+        last.acknowledged === a.acknowledged &&
+        last.flapping === a.flapping
+      ) {
         last.x1 = Math.max(last.x1, x1);
         continue;
       }
@@ -105,7 +110,19 @@ export function alertAt(lane: LaneLayout, px: number, slop = 3): string | null {
 
 /** Tick marks at a round step giving about `count` of them. */
 export function timeTicks(window: { from: number; to: number }, count: number): number[] {
-  const steps = [60_000, 300_000, 900_000, 1_800_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 86_400_000, 2 * 86_400_000, 7 * 86_400_000];
+  const steps = [
+    60_000,
+    300_000,
+    900_000,
+    1_800_000,
+    3_600_000,
+    3 * 3_600_000,
+    6 * 3_600_000,
+    12 * 3_600_000,
+    86_400_000,
+    2 * 86_400_000,
+    7 * 86_400_000,
+  ];
   const span = window.to - window.from;
   const step = steps.find((s) => span / s <= count) ?? 14 * 86_400_000;
   const ticks: number[] = [];

@@ -2,7 +2,13 @@ import type { State } from "@tidemark/thresholds";
 
 /** The timeline's window and filters, kept in the URL so that a view can be shared and reloaded. */
 
-export const LIVE_RANGES = { "1h": 3_600_000, "6h": 6 * 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000, "30d": 30 * 86_400_000 } as const;
+export const LIVE_RANGES = {
+  "1h": 3_600_000,
+  "6h": 6 * 3_600_000,
+  "24h": 86_400_000,
+  "7d": 7 * 86_400_000,
+  "30d": 30 * 86_400_000,
+} as const;
 export type LiveRange = keyof typeof LIVE_RANGES;
 
 export type TimelineWindow = { kind: "live"; range: LiveRange } | { kind: "fixed"; from: number; to: number };

@@ -60,13 +60,25 @@ export type FieldErrors = Map<string, string>;
 /** The same zod schema the API validates with; issues keyed by their path, e.g. `periods.0.warning`. */
 export function validatePolicy(policy: ThresholdPolicy): { ok: true; policy: ThresholdPolicy } | { ok: false; errors: FieldErrors } {
   const parsed = thresholdPolicySchema.safeParse(policy);
-  if (parsed.success) return { ok: true, policy: parsed.data };
+  const zoneKnown = isTimeZone(policy.timeZone);
+  if (parsed.success && zoneKnown) return { ok: true, policy: parsed.data };
   const errors: FieldErrors = new Map();
-  for (const issue of parsed.error.issues) {
+  if (!zoneKnown) errors.set("timeZone", "unknown time zone");
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
     const key = issue.path.join(".");
     if (!errors.has(key)) errors.set(key, issue.message);
   }
   return { ok: false, errors };
+}
+
+/** The API refuses zones the engine cannot read hours in; so does the form. */
+function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A number typed into a field, or null while it is empty or not a number yet. */

@@ -123,8 +123,8 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
       {!draftValid && <p className="muted">Fix the errors in the editor to preview the draft.</p>}
       {preview.isError && <p className="error">{preview.error.message}</p>}
       <div className={`chart preview-chart${preview.isPending ? " loading" : ""}`}>
-        {chartData && chartData.every((p) => p.avg === null) && <p className="muted">No history for this item in this window.</p>}
-        {chartData && (
+        {chartData?.every((p) => p.avg === null) && <p className="muted">No history for this item in this window.</p>}
+        {chartData?.some((p) => p.avg !== null) && (
           <ResponsiveContainer width="100%" height={320}>
             <ComposedChart data={chartData} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
               <CartesianGrid stroke="#233042" strokeDasharray="3 3" />

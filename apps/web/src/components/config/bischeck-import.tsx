@@ -1,0 +1,174 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { useTRPC } from "~/trpc/react";
+import "./config.css";
+
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/xml" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+/** Upload bischeck.xml and 24thresholds.xml, see what would be created, then confirm. */
+export function BischeckImport() {
+  const trpc = useTRPC();
+  const [bischeckXml, setBischeckXml] = useState<string | null>(null);
+  const [thresholdsXml, setThresholdsXml] = useState<string | null>(null);
+  const preview = useMutation(trpc.bischeck.previewImport.mutationOptions());
+  const commit = useMutation(trpc.bischeck.commitImport.mutationOptions());
+  const exported = useQuery({ ...trpc.bischeck.export.queryOptions(), enabled: false });
+  const files = bischeckXml ? { bischeckXml, thresholdsXml: thresholdsXml ?? undefined } : null;
+  const p = preview.data;
+
+  return (
+    <div className="stack">
+      <section className="panel" aria-label="Import from Bischeck">
+        <div className="panel-head">
+          <h2>Import from Bischeck</h2>
+        </div>
+        <div className="import-files">
+          <label className="field">
+            <span>bischeck.xml</span>
+            <input
+              type="file"
+              accept=".xml,text/xml"
+              aria-label="bischeck.xml"
+              onChange={async (e) => {
+                setBischeckXml((await e.target.files?.[0]?.text()) ?? null);
+                preview.reset();
+                commit.reset();
+              }}
+            />
+          </label>
+          <label className="field">
+            <span>24thresholds.xml (optional)</span>
+            <input
+              type="file"
+              accept=".xml,text/xml"
+              aria-label="24thresholds.xml"
+              onChange={async (e) => {
+                setThresholdsXml((await e.target.files?.[0]?.text()) ?? null);
+                preview.reset();
+                commit.reset();
+              }}
+            />
+          </label>
+          <button type="button" disabled={!files || preview.isPending} onClick={() => files && preview.mutate(files)}>
+            Preview import
+          </button>
+        </div>
+        {preview.isError && <p className="error">{preview.error.message}</p>}
+        {p && !p.ok && (
+          <div role="alert">
+            <p className="error">Nothing can be imported: {p.issues.length} problem(s) in the files.</p>
+            <table className="table">
+              <thead>
+                <tr>
+                  <th>File</th>
+                  <th>Line:col</th>
+                  <th>Element</th>
+                  <th>Problem</th>
+                </tr>
+              </thead>
+              <tbody>
+                {p.issues.map((i) => (
+                  <tr key={`${i.file}:${i.line}:${i.column}:${i.message}`}>
+                    <td className="mono">{i.file}</td>
+                    <td className="mono">
+                      {i.line}:{i.column}
+                    </td>
+                    <td className="mono">&lt;{i.element}&gt;</td>
+                    <td>{i.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {p?.ok && !commit.data && (
+          <div className="import-preview" aria-label="Import preview">
+            <p>
+              Will create <strong>{p.counts.hosts} hosts</strong>, <strong>{p.counts.services} services</strong>, <strong>{p.counts.items} service items</strong> and{" "}
+              <strong>{p.counts.policies} threshold policies</strong>.
+            </p>
+            {p.existingHosts.length > 0 && (
+              <p className="error">These hosts already exist, so nothing can be imported: {p.existingHosts.join(", ")}. Rename or delete them first.</p>
+            )}
+            {p.warnings.length > 0 && (
+              <details>
+                <summary>{p.warnings.length} warning(s): imported with a loss or skipped</summary>
+                <ul>
+                  {p.warnings.map((w) => (
+                    <li key={w}>{w}</li>
+                  ))}
+                </ul>
+              </details>
+            )}
+            <ul className="import-tree">
+              {p.hosts.map((h) => (
+                <li key={h.name}>
+                  <span className="mono">{h.name}</span>
+                  <ul>
+                    {h.services.map((s) => (
+                      <li key={s.name}>
+                        <span className="mono">{s.name}</span> <span className="muted">{s.url} · {s.schedules.join(", ")}</span>
+                        <ul>
+                          {s.items.map((i) => (
+                            <li key={i.name} className="mono">
+                              {i.name} {i.hasPolicy ? <span className="muted">· 24-hour threshold</span> : null}
+                            </li>
+                          ))}
+                        </ul>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+            <button type="button" disabled={commit.isPending || p.existingHosts.length > 0} onClick={() => files && commit.mutate(files)}>
+              {commit.isPending ? "Importing…" : "Confirm import"}
+            </button>
+            {commit.isError && <p className="error">{commit.error.message}</p>}
+          </div>
+        )}
+        {commit.data && (
+          <p role="status">
+            Imported {commit.data.hosts} hosts, {commit.data.services} services, {commit.data.items} items and {commit.data.policies} threshold policies.{" "}
+            <Link href="/config/hosts">See the hosts</Link>.
+          </p>
+        )}
+      </section>
+
+      <section className="panel" aria-label="Export to Bischeck">
+        <div className="panel-head">
+          <h2>Export to Bischeck</h2>
+          <button
+            type="button"
+            disabled={exported.isFetching}
+            onClick={async () => {
+              const { data } = await exported.refetch();
+              if (!data) return;
+              download("bischeck.xml", data.bischeckXml);
+              download("24thresholds.xml", data.thresholdsXml);
+            }}
+          >
+            Download bischeck.xml and 24thresholds.xml
+          </button>
+        </div>
+        {exported.isError && <p className="error">{exported.error.message}</p>}
+        {exported.data && (
+          <p className="muted">
+            Exported {exported.data.counts.hosts} hosts, {exported.data.counts.services} services, {exported.data.counts.items} items.
+            {exported.data.warnings.length > 0 && ` ${exported.data.warnings.length} warning(s): ${exported.data.warnings.slice(0, 3).join("; ")}`}
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,173 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Period, ThresholdPolicy } from "@tidemark/thresholds";
+import Link from "next/link";
+import { useEffect, useMemo, useState } from "react";
+import { ItemForm } from "~/components/config/item-form";
+import { useTRPC } from "~/trpc/react";
+import { DayCurveChart } from "./day-curve-chart";
+import { expressionProblem } from "./expression-input";
+import { HourGrid } from "./hour-grid";
+import { PeriodEditor } from "./period-editor";
+import { PeriodList } from "./period-list";
+import { PolicySettings } from "./policy-settings";
+import { emptyPolicy, type FieldErrors, updatePeriod, validatePolicy } from "./policy-draft";
+import { PreviewPanel } from "./preview-panel";
+import { SuggestPanel } from "./suggest-panel";
+import "./thresholds.css";
+
+/** Errors under `prefix.` with the prefix removed, for a sub-form. */
+function scoped(errors: FieldErrors, prefix: string): FieldErrors {
+  const out: FieldErrors = new Map();
+  for (const [k, v] of errors) if (k.startsWith(`${prefix}.`)) out.set(k.slice(prefix.length + 1), v);
+  return out;
+}
+
+function syntaxErrors(policy: ThresholdPolicy): number {
+  return policy.periods.reduce(
+    (n, p) => n + p.hours.entries.filter((e) => e?.kind === "expression" && expressionProblem(e.source) !== null).length,
+    0,
+  );
+}
+
+/**
+ * The item page: its threshold policy as an editable draft (periods, the day's curve, the 24 hour
+ * entries), the preview of that draft over history, suggestions, and the item's own settings.
+ */
+export function ItemEditor({ itemId }: { itemId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const item = useQuery(trpc.thresholds.item.queryOptions({ id: itemId }));
+  const [draft, setDraft] = useState<ThresholdPolicy | null>(null);
+  const [loadedRevision, setLoadedRevision] = useState<number | null | undefined>(undefined);
+  const [selected, setSelected] = useState(0);
+  const [savedMessage, setSavedMessage] = useState<string | null>(null);
+  const save = useMutation(trpc.thresholds.save.mutationOptions());
+  const updateItem = useMutation(trpc.config.items.update.mutationOptions());
+
+  // The draft starts as the saved policy, and starts over whenever a newer revision is loaded.
+  useEffect(() => {
+    if (!item.data || loadedRevision === item.data.policyRevision) return;
+    setDraft(item.data.policy);
+    setLoadedRevision(item.data.policyRevision);
+    setSelected((s) => Math.min(s, Math.max(0, (item.data.policy?.periods.length ?? 1) - 1)));
+  }, [item.data, loadedRevision]);
+
+  const validation = useMemo(() => (draft ? validatePolicy(draft) : null), [draft]);
+  const errors: FieldErrors = validation && !validation.ok ? validation.errors : new Map();
+  const unparsable = useMemo(() => (draft ? syntaxErrors(draft) : 0), [draft]);
+  const dirty = item.data !== undefined && JSON.stringify(draft) !== JSON.stringify(item.data.policy);
+  const valid = validation?.ok === true && unparsable === 0;
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
+
+  if (item.isError) return <p className="error">{item.error.message}</p>;
+  if (!item.data) return <p className="muted">Loading…</p>;
+  const d = item.data;
+  const period = draft?.periods[selected];
+  const setPeriod = (p: Period) => draft && setDraft(updatePeriod(draft, selected, () => p));
+
+  async function onSave() {
+    if (!draft || !validation?.ok) return;
+    setSavedMessage(null);
+    const saved = await save.mutateAsync({ itemId, policy: validation.policy, revision: d.policyRevision });
+    await queryClient.invalidateQueries({ queryKey: trpc.thresholds.item.queryKey({ id: itemId }) });
+    setSavedMessage(`Saved revision ${saved.revision}.`);
+  }
+
+  return (
+    <div className="stack item-page">
+      <header className="item-head">
+        <nav className="breadcrumb muted">
+          <Link href="/config/hosts">Configuration</Link> / <Link href={`/config/hosts/${d.hostId}`}>{d.host}</Link> /{" "}
+          <Link href={`/config/services/${d.serviceId}`}>{d.service}</Link>
+        </nav>
+        <h1 className="mono">{d.seriesKey}</h1>
+        <p className="muted">
+          {d.fields.description || "No description"} · runs on {d.serviceUrl.split("://")[0]}
+          {d.seriesId !== null && (
+            <>
+              {" · "}
+              <Link href={`/?series=${d.seriesId}`}>history on the overview</Link>
+            </>
+          )}
+        </p>
+      </header>
+
+      <section className="panel" aria-label="Threshold editor">
+        <div className="panel-head">
+          <h2>Threshold policy{d.policyName ? ` · template ${d.policyName}` : ""}</h2>
+          {d.sharedWith > 0 && <span className="note">Shared with {d.sharedWith} other item(s): saving changes them too.</span>}
+        </div>
+        {!draft && (
+          <div className="empty-policy">
+            <p className="muted">This item has no threshold: its results are stored but never judged.</p>
+            <button type="button" onClick={() => setDraft(emptyPolicy())}>
+              Create a threshold policy
+            </button>
+          </div>
+        )}
+        {draft && period && (
+          <div className="editor-layout">
+            <aside>
+              <h3>Periods</h3>
+              <PeriodList policy={draft} selected={selected} onSelect={setSelected} onChange={setDraft} />
+              <h3>Policy</h3>
+              <PolicySettings policy={draft} onChange={setDraft} errors={errors} />
+            </aside>
+            <div className="editor-main">
+              <PeriodEditor period={period} onChange={setPeriod} errors={scoped(errors, `periods.${selected}`)} />
+              <DayCurveChart period={period} onChange={setPeriod} />
+              <HourGrid period={period} onChange={setPeriod} errors={scoped(errors, `periods.${selected}`)} />
+            </div>
+          </div>
+        )}
+        {draft && (
+          <div className="save-bar">
+            <span className="muted">
+              {unparsable > 0
+                ? `${unparsable} expression(s) do not parse.`
+                : !valid
+                  ? "Some fields are not valid."
+                  : dirty
+                    ? "Unsaved changes."
+                    : (savedMessage ?? `Saved${d.policyRevision ? ` · revision ${d.policyRevision}` : ""}.`)}
+            </span>
+            {save.isError && <span className="error">{save.error.message}</span>}
+            <button type="button" className="secondary" disabled={!dirty} onClick={() => setDraft(d.policy)}>
+              Discard changes
+            </button>
+            <button type="button" disabled={!dirty || !valid || save.isPending} onClick={onSave}>
+              {save.isPending ? "Saving…" : "Save threshold"}
+            </button>
+          </div>
+        )}
+      </section>
+
+      <PreviewPanel itemId={itemId} draft={valid ? draft : null} draftValid={valid || draft === null} />
+
+      {draft && <SuggestPanel itemId={itemId} policy={valid ? draft : null} periodIndex={selected} onChange={setPeriod} />}
+
+      <section className="panel" aria-label="Item settings">
+        <div className="panel-head">
+          <h2>Item settings</h2>
+        </div>
+        <ItemForm
+          key={d.seriesKey}
+          initial={d.fields}
+          submitLabel="Save item"
+          onSubmit={async (fields) => {
+            await updateItem.mutateAsync({ id: itemId, fields });
+            await queryClient.invalidateQueries({ queryKey: trpc.thresholds.item.queryKey({ id: itemId }) });
+          }}
+        />
+      </section>
+    </div>
+  );
+}

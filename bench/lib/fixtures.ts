@@ -1,0 +1,43 @@
+import { randomUUID } from "node:crypto";
+import { type Database, ensureSeries, importConfiguration, insertPoints } from "@tidemark/db";
+import type { Configuration } from "@tidemark/model";
+import type { ThresholdPolicy } from "@tidemark/thresholds";
+
+export async function benchOrganization(db: Database): Promise<string> {
+  const suffix = randomUUID().slice(0, 8);
+  const org = await db.prisma.organization.create({ data: { slug: `bench-${suffix}`, name: `Bench ${suffix}` } });
+  return org.id;
+}
+
+export function expressionPolicy(source: string, calcMethod: ">" | "<" | "=", warning: number, critical: number): ThresholdPolicy {
+  return {
+    periods: [
+      {
+        months: [],
+        weeks: [],
+        calcMethod,
+        warning,
+        critical,
+        hours: { entries: Array.from({ length: 24 }, () => ({ kind: "expression" as const, source })), levels: Array(24).fill(null) },
+      },
+    ],
+    holidays: [],
+    nullState: "UNKNOWN",
+    maxSoft: 3,
+    timeZone: "UTC",
+  };
+}
+
+export async function importBench(db: Database, organizationId: string, configuration: Configuration): Promise<void> {
+  await importConfiguration(db, organizationId, configuration);
+}
+
+/** Prefills `perSeries` points per series, `stepMs` apart, ending at `end`. */
+export async function prefill(db: Database, organizationId: string, keys: string[], perSeries: number, stepMs: number, end: number, value: (i: number) => number): Promise<number> {
+  const ids = await ensureSeries(db, organizationId, keys);
+  const points = [];
+  for (const id of ids.values()) {
+    for (let i = perSeries; i >= 1; i--) points.push({ seriesId: id, ts: new Date(end - i * stepMs), value: value(i) });
+  }
+  return insertPoints(db, points);
+}

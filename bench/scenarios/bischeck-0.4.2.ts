@@ -1,0 +1,126 @@
+import { type Database, ingestBatch, insertPoints, loadCalculationServices } from "@tidemark/db";
+import type { Configuration } from "@tidemark/model";
+import { CalculationScheduler } from "../../apps/worker/src/calculations.ts";
+import { drainQueue, Evaluator } from "../../apps/worker/src/evaluator.ts";
+import { OrganizationCache } from "../../apps/worker/src/organization-cache.ts";
+import { SeriesWindow } from "../../apps/worker/src/series-window.ts";
+import { benchOrganization, expressionPolicy, importBench, prefill } from "../lib/fixtures.ts";
+import { cpuMs, summarize } from "../lib/stats.ts";
+import type { BenchScenario } from "../scenario.ts";
+
+/**
+ * Bischeck 0.4.2's published benchmark shape (seeds/000): N service jobs every 30 s, each an
+ * average over another job's last ten cached points, with a Twenty4Hour threshold on each
+ * (Bischeck's benchmark/ configuration). Every cycle: the N random-number checks arrive through
+ * the ingest path, the N bischeck:// calculations run, and the worker evaluates all 2N points.
+ */
+const INTERVAL_MS = 30_000;
+
+function configuration(n: number): Configuration {
+  const threshold = expressionPolicy("avg($$HOSTNAME$$-rand-number[10:19])", ">", 5, 10);
+  return {
+    hosts: Array.from({ length: n }, (_, i) => ({
+      name: `host${i}`,
+      alias: null,
+      description: "",
+      services: [
+        { name: "rand", description: "", schedules: ["30S"], url: "shell://localhost", sendServiceData: true, items: [{ name: "number", description: "", execStatement: "10.0", thresholdClass: null, serviceItemClass: "Random", cacheMaxCount: 200, policy: null }] },
+        {
+          name: "avgrand",
+          description: "",
+          schedules: ["30S"],
+          url: "bischeck://cache",
+          sendServiceData: true,
+          items: [{ name: "avg", description: "", execStatement: "avg($$HOSTNAME$$-rand-number[0:9])", thresholdClass: "Twenty4HourThreshold", serviceItemClass: "CalculateOnCache", cacheMaxCount: 200, policy: threshold }],
+        },
+      ],
+    })),
+  };
+}
+
+async function runShape(db: Database, n: number, cachePoints: number, cycles: number, log: (m: string) => void) {
+  const org = await benchOrganization(db);
+  await importBench(db, org, configuration(n));
+  const start = Math.floor(Date.now() / INTERVAL_MS) * INTERVAL_MS - cycles * INTERVAL_MS;
+  const randKeys = Array.from({ length: n }, (_, i) => `host${i}-rand-number`);
+  await prefill(db, org, randKeys, cachePoints, INTERVAL_MS, start, (i) => 5 + (i % 10));
+  log(`${n} jobs: configuration and ${n * cachePoints} cached points ready`);
+
+  const organizations = new OrganizationCache(db, 60_000);
+  const window = new SeriesWindow();
+  const scheduler = new CalculationScheduler(db, organizations, window, () => {});
+  const evaluator = new Evaluator(db, organizations, window, {}, 1000);
+  const services = (await loadCalculationServices(db)).filter((s) => s.organizationId === org);
+
+  const phases = { ingestMs: 0, calculateMs: 0, evaluateMs: 0 };
+  const perJobMs: number[] = [];
+  const cycleCpuMs: number[] = [];
+  const cycleWallMs: number[] = [];
+  let evaluated = 0;
+  for (let c = 0; c < cycles + 1; c++) {
+    const t = start + c * INTERVAL_MS;
+    const measured = await cpuMs(async () => {
+      let mark = performance.now();
+      const lap = (phase: keyof typeof phases) => {
+        if (c > 0) phases[phase] += performance.now() - mark;
+        mark = performance.now();
+      };
+      for (let i = 0; i < n; i += 5000) {
+        await ingestBatch(db, {
+          organizationId: org,
+          agentId: null,
+          batch: { batchId: `rand-${c}-${i}`, results: randKeys.slice(i, i + 5000).map((key, j) => ({ key, ts: t, value: 5 + ((c + i + j) % 10) })) },
+        });
+      }
+      lap("ingestMs");
+      await scheduler.runAll(services.map((service) => ({ service, dueMs: t + 1 })));
+      lap("calculateMs");
+      const points = await drainQueue(evaluator);
+      lap("evaluateMs");
+      return points;
+    });
+    // The first cycle warms the window (loads the cached history); it is not counted.
+    if (c === 0) continue;
+    evaluated += measured.result;
+    perJobMs.push(measured.wallMs / n);
+    cycleCpuMs.push(measured.cpuMs);
+    cycleWallMs.push(measured.wallMs);
+  }
+  const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM state_changes c JOIN series s ON s.id = c.series_id WHERE s.organization_id = $1`, [org]);
+  const wall = cycleWallMs.reduce((a, b) => a + b, 0);
+  const cpu = cycleCpuMs.reduce((a, b) => a + b, 0);
+
+  // The raw limit in the same run: the same number of points written straight into the table.
+  const rawPoints = Array.from({ length: 2 * n }, (_, i) => ({ seriesId: -1, ts: new Date(start + i), value: i }));
+  const { rows: probe } = await db.pool.query(`SELECT id FROM series WHERE organization_id = $1 LIMIT 1`, [org]);
+  for (const p of rawPoints) p.seriesId = probe[0].id;
+  const raw = await cpuMs(() => insertPoints(db, rawPoints));
+
+  return {
+    jobs: n,
+    cachePointsPerSeries: cachePoints,
+    cycles,
+    pointsEvaluated: evaluated,
+    stateChanges: rows[0].n,
+    sustainedJobsPerSecond: Math.round((n * cycles) / (wall / 1000)),
+    msPerJob: summarize(perJobMs),
+    cycleMs: summarize(cycleWallMs),
+    msPerCycleByPhase: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v / cycles)])),
+    cpuPercentOfOneCoreAtThirtySecondInterval: Math.round((cpu / cycles / INTERVAL_MS) * 1000) / 10,
+    rawInsertOfOneCycleMs: Math.round(raw.wallMs),
+    cycleToRawInsertRatio: Math.round((wall / cycles / raw.wallMs) * 100) / 100,
+  };
+}
+
+export const scenario: BenchScenario = {
+  name: "bischeck-0.4.2",
+  needsDatabase: true,
+  async run({ db, log }) {
+    if (!db) throw new Error("needs a database");
+    if (process.env.BENCH_JOBS) return { custom: await runShape(db, Number(process.env.BENCH_JOBS), 20, 2, log) };
+    const base = await runShape(db, 3000, 200, 5, log);
+    log(`3000 jobs: ${JSON.stringify(base)}`);
+    const times10 = await runShape(db, 30_000, 20, 3, log);
+    return { bischeck: { jobsPerSecond: 100, msPerJob: 0.8, cpuPercent: 7, heapMb: 145, peakJobsPerSecond: 540 }, x1: base, x10: times10 };
+  },
+};

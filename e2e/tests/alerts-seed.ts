@@ -1,0 +1,73 @@
+/**
+ * Real alerts for the browser tests, made the way the worker makes them: state changes written
+ * with writeEvaluations, then the results handed to applyEvaluations. Run with tsx (the db layer
+ * is TypeScript with the generated Prisma client); prints what it created as JSON.
+ * The hosts get a per-run prefix, so that runs never see each other's alerts.
+ */
+import type { EvaluationOutcome } from "@tidemark/alerts";
+import { applyEvaluations, connectDatabase, ensureSeries, writeEvaluations } from "@tidemark/db";
+import type { State } from "@tidemark/thresholds";
+
+const url = process.env.DATABASE_URL;
+const prefix = process.argv[2];
+if (!url || !prefix || !/^[a-z0-9]+$/.test(prefix)) throw new Error("usage: DATABASE_URL=… tsx alerts-seed.ts <lowercase prefix>");
+
+const MINUTE = 60_000;
+const LETTERS: Record<string, State> = { O: "OK", W: "WARNING", C: "CRITICAL" };
+const VALUES: Record<State, number> = { OK: 90, WARNING: 120, CRITICAL: 150, UNKNOWN: 0 };
+
+const db = await connectDatabase(url, { max: 2, applicationName: "tidemark-e2e-seed" });
+try {
+  const org = await db.prisma.organization.findUniqueOrThrow({ where: { slug: "acme" } });
+  const plan = [
+    // Opened as WARNING 50 minutes ago, CRITICAL since minute 3: still open.
+    { key: `${prefix}web01-http-latency`, start: Date.now() - 50 * MINUTE, script: "OWWWCCCCCC" },
+    // A CRITICAL hour, two to three hours ago: closed.
+    { key: `${prefix}db01-pg-lag`, start: Date.now() - 3 * 3_600_000, script: `OC${"C".repeat(58)}OOO` },
+    // Alternating results four hours ago: flapping.
+    { key: `${prefix}cache01-redis-hits`, start: Date.now() - 4 * 3_600_000, script: `${"CO".repeat(6)}${"CW".repeat(8)}` },
+  ];
+  const ids = await ensureSeries(
+    db,
+    org.id,
+    plan.map((p) => p.key),
+  );
+  const outcomes: EvaluationOutcome[] = plan.flatMap((p) =>
+    [...p.script].map((ch, i) => {
+      const state = LETTERS[ch] as State;
+      return {
+        seriesId: ids.get(p.key) as number,
+        key: p.key,
+        ts: new Date(p.start + i * MINUTE),
+        state,
+        hardState: state,
+        hard: true,
+        value: VALUES[state],
+        threshold: 100,
+        warning: 110,
+        critical: 130,
+        explanation: `${state} ${VALUES[state]} (100 < W < 110 < C < 130)`,
+      };
+    }),
+  );
+  const client = await db.pool.connect();
+  try {
+    await client.query("BEGIN");
+    await writeEvaluations(
+      client,
+      outcomes.map((o, i) => ({
+        ...o,
+        ts: o.ts.getTime(),
+        softCount: 1,
+        changed: i === 0 || outcomes[i - 1]?.seriesId !== o.seriesId || outcomes[i - 1]?.state !== o.state,
+      })),
+    );
+    const summary = await applyEvaluations(client, org.id, outcomes);
+    await client.query("COMMIT");
+    process.stdout.write(`${JSON.stringify({ keys: plan.map((p) => p.key), summary })}\n`);
+  } finally {
+    client.release();
+  }
+} finally {
+  await db.close();
+}

@@ -1,0 +1,131 @@
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, type Page, test } from "@playwright/test";
+import { signIn } from "./fixtures";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const prefix = `e2e${randomBytes(3).toString("hex")}`;
+const WEB = `${prefix}web01-http-latency`;
+const DB = `${prefix}db01-pg-lag`;
+const CACHE = `${prefix}cache01-redis-hits`;
+
+test.beforeAll(() => {
+  const dataDir = process.env.TIDEMARK_DATA_DIR;
+  if (!dataDir) throw new Error("TIDEMARK_DATA_DIR is not set: run the browser tests through `npm test -- e2e`");
+  const url = readFileSync(path.join(dataDir, "database-url"), "utf8").trim();
+  const tsx = path.join(here, "..", "..", "node_modules", ".bin", "tsx");
+  const out = execFileSync(tsx, [path.join(here, "alerts-seed.ts"), prefix], {
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: "utf8",
+  });
+  const { summary } = JSON.parse(out.trim().split("\n").at(-1) as string);
+  expect(summary.opened).toBeGreaterThanOrEqual(3);
+});
+
+const alertsTable = (page: Page) => page.getByRole("region", { name: "Alerts in the window" });
+
+async function openTimeline(page: Page, query = "") {
+  await signIn(page);
+  await page.goto(`/alerts?range=6h&host=${prefix}${query}`);
+  await expect(page.getByRole("img", { name: /Alert swimlanes/ })).toBeVisible();
+}
+
+test("the timeline shows the window's alerts as swimlanes, filters them, and keeps the view in the URL", async ({ page }) => {
+  await openTimeline(page);
+  const table = alertsTable(page);
+  await expect(table.getByRole("heading", { name: "Alerts (7)" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Alert swimlanes: 3 series" })).toBeVisible();
+  for (const key of [WEB, DB, CACHE]) await expect(table.getByRole("button", { name: key }).first()).toBeVisible();
+  await expect(table.getByRole("row", { name: new RegExp(CACHE) }).filter({ hasText: "flapping" })).toHaveCount(1);
+
+  await page.getByLabel("State", { exact: true }).selectOption("open");
+  await expect(page).toHaveURL(/status=open/);
+  await expect(table.getByRole("heading", { name: "Alerts (2)" })).toBeVisible();
+  await page.getByLabel("Flapping", { exact: true }).selectOption("no");
+  await expect(table.getByRole("heading", { name: "Alerts (1)" })).toBeVisible();
+  await expect(table.getByRole("button", { name: WEB })).toBeVisible();
+
+  // The boxes reflect the URL, so they change once the navigation lands: click, then expect.
+  await page.getByRole("checkbox", { name: "WARNING" }).click();
+  await expect(page).toHaveURL(/severity=WARNING/);
+  await expect(table.getByText("No alerts in this window match the filters.")).toBeVisible();
+  await page.getByRole("checkbox", { name: "WARNING" }).click();
+  await expect(page.getByRole("checkbox", { name: "WARNING" })).not.toBeChecked();
+  await page.getByRole("checkbox", { name: "CRITICAL" }).click();
+  await expect(page).toHaveURL(/severity=CRITICAL/);
+  await expect(table.getByRole("heading", { name: "Alerts (1)" })).toBeVisible();
+
+  // Zooming fixes the window in the URL; a reload shows the same view.
+  await page.getByRole("button", { name: "Zoom in" }).click();
+  await expect(page).toHaveURL(/from=.*&to=/);
+  const zoomed = page.url();
+  await page.reload();
+  await expect(page).toHaveURL(zoomed);
+  await expect(page.getByLabel("State", { exact: true })).toHaveValue("open");
+  await expect(page.getByRole("checkbox", { name: "CRITICAL" })).toBeChecked();
+
+  // Dragging across the lanes zooms into that span; clicking a bar opens its alert.
+  await page.goto(`/alerts?range=6h&host=${prefix}`);
+  const canvas = page.getByRole("img", { name: /Alert swimlanes/ });
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.2, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.6, box.y + 40, { steps: 5 });
+  await page.mouse.up();
+  await expect(page).toHaveURL(/from=.*&to=/);
+});
+
+test("an alert's detail shows what fired, and an editor acknowledges it with a comment", async ({ page }) => {
+  await openTimeline(page, "&status=open&flapping=no");
+  await alertsTable(page).getByRole("button", { name: WEB }).click();
+  await expect(page).toHaveURL(/alert=[0-9a-f-]{36}/);
+  const detail = page.getByRole("complementary", { name: "Alert detail" });
+  await expect(detail.getByRole("heading", { name: WEB })).toBeVisible();
+  await expect(detail.getByTestId("alert-value")).toHaveText("120");
+  await expect(detail.getByText("WARNING 120 (100 < W < 110 < C < 130)").first()).toBeVisible();
+  const history = detail.getByRole("region", { name: "History" });
+  await expect(history.getByText("Opened")).toBeVisible();
+  await expect(history.getByText("Escalated")).toBeVisible();
+
+  await detail.getByLabel("Acknowledgement comment").fill("Failing over to the standby");
+  await detail.getByRole("button", { name: "Acknowledge" }).click();
+  await expect(detail.getByTestId("acknowledgement")).toContainText("Failing over to the standby");
+  await expect(detail.getByTestId("acknowledgement")).toContainText("Acknowledged by");
+  await expect(history.getByText("Acknowledged", { exact: true })).toBeVisible();
+
+  await page.getByLabel("Acknowledged", { exact: true }).selectOption("yes");
+  await expect(alertsTable(page).getByRole("heading", { name: "Alerts (1)" })).toBeVisible();
+  await expect(
+    alertsTable(page)
+      .getByRole("row", { name: new RegExp(WEB) })
+      .getByText("acknowledged"),
+  ).toBeVisible();
+});
+
+test("a silence is created from an alert, listed, and expired", async ({ page }) => {
+  await openTimeline(page, "&status=closed");
+  await alertsTable(page).getByRole("button", { name: DB }).click();
+  const detail = page.getByRole("complementary", { name: "Alert detail" });
+  await detail.getByRole("link", { name: "Silence…" }).click();
+  await expect(page).toHaveURL(/\/alerts\/silences\?/);
+  await expect(page.getByLabel("Silence host")).toHaveValue(`${prefix}db01`);
+  await expect(page.getByLabel("Silence service")).toHaveValue("pg");
+  await expect(page.getByLabel("Silence item")).toHaveValue("lag");
+  await page.getByLabel("Silence host").fill(`${prefix}db*`);
+  const comment = `Replica rebuild ${prefix}`;
+  await page.getByLabel("Silence comment").fill(comment);
+  await page.getByLabel("Duration").selectOption({ label: "4 hours" });
+  await page.getByRole("button", { name: "Create silence" }).click();
+
+  const list = page.getByRole("region", { name: "Silences" });
+  const row = list.getByRole("row", { name: new RegExp(comment) });
+  await expect(row).toBeVisible();
+  await expect(row.getByText(`${prefix}db*`)).toBeVisible();
+  await row.getByRole("button", { name: "Expire" }).click();
+  await expect(list.getByRole("row", { name: new RegExp(comment) })).toHaveCount(0);
+  await page.getByLabel("show expired").check();
+  await expect(list.getByRole("row", { name: new RegExp(comment) }).getByText("expired")).toBeVisible();
+});

@@ -1,0 +1,107 @@
+import { expect, type Page, test } from "@playwright/test";
+import { signIn } from "./fixtures";
+
+async function openItem(page: Page, key: string, query = "") {
+  await page.goto("/config/items");
+  await page.getByRole("searchbox", { name: "Search items" }).fill(key);
+  const href = await page.getByRole("link", { name: key, exact: true }).getAttribute("href");
+  await page.goto(`${href}${query}`);
+  await expect(page.getByRole("heading", { name: key })).toBeVisible();
+}
+
+const draftAlerts = (page: Page) => page.getByRole("region", { name: "Preview" }).getByTestId("alerts").first();
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+});
+
+test("edits three hours and a period, sees the preview change, saves and reloads", async ({ page }) => {
+  await openItem(page, "db04-postgres-connections", "?window=7d");
+  const editor = page.getByRole("region", { name: "Threshold editor" });
+  const savedText = editor.getByText(/^Saved · revision \d+\.$/);
+  await expect(savedText).toBeVisible();
+  const revision = Number((await savedText.textContent())?.match(/\d+/)?.[0]);
+  await expect(draftAlerts(page)).toHaveText(/^\d+$/);
+  const before = Number(await draftAlerts(page).textContent());
+
+  // The default period: every day no other period claims.
+  await editor.getByRole("button", { name: /default/ }).click();
+  for (const hour of [10, 11, 12]) await editor.getByLabel(`Hour ${hour} threshold`).fill("1");
+  await expect(editor.getByText("Unsaved changes.")).toBeVisible();
+  await expect(draftAlerts(page)).not.toHaveText(String(before));
+  const loud = Number(await draftAlerts(page).textContent());
+  expect(loud).toBeGreaterThan(before);
+
+  await editor.getByLabel("Warning %").fill("5");
+  await editor.getByLabel("Critical %").fill("2000");
+  await expect(editor.getByText(/<=1000/)).toBeVisible();
+  await expect(editor.getByRole("button", { name: "Save threshold" })).toBeDisabled();
+  await editor.getByLabel("Critical %").fill("25");
+  await editor.getByRole("button", { name: "Save threshold" }).click();
+  await expect(editor.getByText(`Saved revision ${revision + 1}.`)).toBeVisible();
+
+  await page.reload();
+  await editor.getByRole("button", { name: /default/ }).click();
+  await expect(editor.getByLabel("Hour 10 threshold")).toHaveValue("1");
+  await expect(editor.getByLabel("Warning %")).toHaveValue("5");
+  await expect(editor.getByLabel("Critical %")).toHaveValue("25");
+  await expect(editor.getByText(`Saved · revision ${revision + 1}.`)).toBeVisible();
+});
+
+test("sets a constant by dragging the day curve", async ({ page }) => {
+  await openItem(page, "cache03-redis-memory", "?window=24h");
+  const editor = page.getByRole("region", { name: "Threshold editor" });
+  await editor.getByRole("button", { name: /default/ }).click();
+  const hour12 = editor.getByLabel("Hour 12 threshold");
+  const before = Number(await hour12.inputValue());
+  const chart = editor.getByRole("img", { name: "Day curve of the selected period" });
+  const box = await chart.boundingBox();
+  if (!box) throw new Error("the day curve is not laid out");
+  // Plot area: 68 px of margin and y axis on the left, 16 px on the right, 12 px on top.
+  const x = box.x + 68 + ((box.width - 84) * 12) / 24;
+  await page.mouse.move(x, box.y + 150);
+  await page.mouse.down();
+  await page.mouse.move(x, box.y + 30, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => Number(await hour12.inputValue())).toBeGreaterThan(before);
+  await expect(editor.getByText("Unsaved changes.")).toBeVisible();
+  await page.screenshot({ path: "test-results/threshold-editor.png", fullPage: true });
+});
+
+test("shows an expression error at its position and completes function names", async ({ page }) => {
+  await openItem(page, "queue01-rabbitmq-depth");
+  const editor = page.getByRole("region", { name: "Threshold editor" });
+  await editor.getByRole("button", { name: /default/ }).click();
+  await editor.getByLabel("Hour 3 kind").selectOption("expression");
+  const field = editor.getByLabel("Hour 3 expression");
+  await field.fill("av");
+  await expect(editor.getByRole("option", { name: /avg\(/ })).toBeVisible();
+  await field.press("Enter");
+  await expect(field).toHaveValue("avg(");
+  await field.fill("avg(queue01-rabbitmq-depth[0:9] * 2");
+  const alert = editor.getByRole("alert").filter({ hasText: "expected" });
+  await expect(alert).toContainText("at 1:36");
+  await expect(editor.locator(".expr-error-at")).toHaveCount(1);
+  await expect(editor.getByText("1 expression(s) do not parse.")).toBeVisible();
+  await expect(editor.getByRole("button", { name: "Save threshold" })).toBeDisabled();
+  await field.fill("avg(queue01-rabbitmq-depth[0:9]) * 2");
+  await expect(editor.locator(".expr-error-at")).toHaveCount(0);
+  await expect(editor.getByRole("button", { name: "Save threshold" })).toBeEnabled();
+});
+
+test("keeps the preview window in the URL and shades the alerts of the draft", async ({ page }) => {
+  await openItem(page, "web03-http-latency");
+  const preview = page.getByRole("region", { name: "Preview" });
+  await preview.getByRole("button", { name: "24h" }).click();
+  await expect(page).toHaveURL(/window=24h/);
+  await page.reload();
+  await expect(preview.getByRole("button", { name: "24h" })).toHaveAttribute("aria-pressed", "true");
+  await preview.getByRole("button", { name: "7d" }).click();
+  await expect(page).toHaveURL(/window=7d/);
+  await expect(preview.locator(".recharts-line-curve").first()).toBeVisible();
+  // The demo's web03 latency incident (95 minutes at 3.2×) is an alert in the 7-day window.
+  await expect(draftAlerts(page)).not.toHaveText("0");
+  await expect(preview.locator(".recharts-reference-area-rect").first()).toBeVisible();
+  await expect(preview.getByText("not deployed").or(preview.getByText(/Deployed v\d+/))).toBeVisible();
+  await page.screenshot({ path: "test-results/threshold-preview.png", fullPage: true });
+});

@@ -1,0 +1,242 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { type Database, ensureSeries, findSession, insertPoints } from "@tidemark/db";
+import type { ThresholdPolicy } from "@tidemark/thresholds";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestOrg, testDatabase } from "../../db/test/helpers.ts";
+import { createCaller } from "../src/index.ts";
+
+const SHARED = path.join(import.meta.dirname, "..", "..", "..", "..", "shared", "bischeck");
+const MINUTE = 60_000;
+
+let db: Database;
+beforeAll(async () => {
+  db = await testDatabase();
+});
+afterAll(async () => db.close());
+
+async function callerFor(role: "viewer" | "editor" | "admin") {
+  const { organization, user } = await createTestOrg(db, role);
+  const tokenHash = `test-${crypto.randomUUID()}`;
+  await db.prisma.session.create({ data: { tokenHash, userId: user.id, activeOrganizationId: organization.id, expiresAt: new Date(Date.now() + 600_000) } });
+  return { organization, user, caller: createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true }) };
+}
+
+function constantPolicy(value: number, calcMethod: "<" | ">" = "<"): ThresholdPolicy {
+  return {
+    periods: [
+      {
+        months: [],
+        weeks: [],
+        calcMethod,
+        warning: 10,
+        critical: 30,
+        hours: { entries: Array.from({ length: 24 }, () => ({ kind: "constant", value }) as const), levels: Array(24).fill(null) },
+      },
+    ],
+    holidays: [],
+    nullState: "UNKNOWN",
+    maxSoft: 3,
+    timeZone: "UTC",
+  };
+}
+
+const service = { name: "http", description: "", schedules: ["1M"], url: "https://example.test/", sendServiceData: true };
+const itemFields = (name: string) => ({ name, description: "", execStatement: "check_http", thresholdClass: null, serviceItemClass: null, cacheMaxCount: null });
+
+describe("configuration editing", () => {
+  it("creates, renames (moving the history), clones and deletes, with an audit entry for each change", async () => {
+    const { caller, organization } = await callerFor("editor");
+    const host = await caller.config.hosts.create({ name: "web01", alias: null, description: "" });
+    const svc = await caller.config.services.create({ hostId: host.id, fields: service });
+    const item = await caller.config.items.create({ serviceId: svc.id, fields: itemFields("latency"), policy: constantPolicy(100) });
+    const ids = await ensureSeries(db, organization.id, ["web01-http-latency"]);
+    await insertPoints(db, [{ seriesId: ids.get("web01-http-latency") as number, ts: new Date(Date.UTC(2026, 0, 5)), value: 1 }]);
+
+    await caller.config.hosts.update({ id: host.id, fields: { name: "web02", alias: "w2", description: "renamed" } });
+    const renamed = await caller.thresholds.item({ id: item.id });
+    expect(renamed.seriesKey).toBe("web02-http-latency");
+    expect(renamed.seriesId).toBe(ids.get("web01-http-latency"));
+
+    const clone = await caller.config.hosts.clone({ id: host.id, name: "web03" });
+    const cloneItems = await caller.config.items.list({ hostId: clone.id, sort: "asc", limit: 10 });
+    expect(cloneItems.rows.map((r) => r.seriesKey)).toEqual(["web03-http-latency"]);
+    const cloned = await caller.thresholds.item({ id: cloneItems.rows[0]!.id });
+    expect(cloned.policy).toEqual(renamed.policy);
+    expect(cloned.policyId).not.toBe(renamed.policyId);
+
+    await caller.config.hosts.delete({ id: clone.id });
+    await expect(caller.config.hosts.get({ id: clone.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const actions = await db.prisma.auditEntry.findMany({ where: { organizationId: organization.id }, orderBy: { id: "asc" } });
+    expect(actions.map((a) => a.action)).toEqual(["host.create", "service.create", "item.create", "host.update", "host.clone", "host.delete"]);
+    expect(actions[3]).toMatchObject({ before: { name: "web01" }, after: { name: "web02", alias: "w2" } });
+  });
+
+  it("refuses taken names, viewers, other organisations' rows and invalid fields", async () => {
+    const a = await callerFor("editor");
+    const b = await callerFor("editor");
+    const viewer = await callerFor("viewer");
+    const host = await a.caller.config.hosts.create({ name: "db01", alias: null, description: "" });
+    await expect(a.caller.config.hosts.create({ name: "db01", alias: null, description: "" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(viewer.caller.config.hosts.create({ name: "x", alias: null, description: "" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(b.caller.config.hosts.get({ id: host.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(b.caller.config.hosts.delete({ id: host.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(a.caller.config.hosts.create({ name: "has space", alias: null, description: "" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(
+      a.caller.config.services.create({ hostId: host.id, fields: { ...service, url: "ftp://x" } }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect((await b.caller.config.hosts.list({ limit: 10 })).rows).toEqual([]);
+  });
+
+  it("pages items by keyset in both directions, with filters", async () => {
+    const { caller } = await callerFor("editor");
+    const host = await caller.config.hosts.create({ name: "h", alias: null, description: "" });
+    const svc = await caller.config.services.create({ hostId: host.id, fields: service });
+    for (const name of ["a", "b", "c", "d", "e"]) {
+      await caller.config.items.create({ serviceId: svc.id, fields: itemFields(name), policy: name === "c" ? constantPolicy(1) : null });
+    }
+    const first = await caller.config.items.list({ sort: "asc", limit: 2 });
+    const second = await caller.config.items.list({ sort: "asc", limit: 2, after: first.next });
+    const third = await caller.config.items.list({ sort: "asc", limit: 2, after: second.next });
+    expect([...first.rows, ...second.rows, ...third.rows].map((r) => r.name)).toEqual(["a", "b", "c", "d", "e"]);
+    expect(third.next).toBeNull();
+    const desc = await caller.config.items.list({ sort: "desc", limit: 3 });
+    expect(desc.rows.map((r) => r.name)).toEqual(["e", "d", "c"]);
+    expect((await caller.config.items.list({ sort: "desc", limit: 3, after: desc.next })).rows.map((r) => r.name)).toEqual(["b", "a"]);
+    expect((await caller.config.items.list({ sort: "asc", limit: 10, policy: "with" })).rows.map((r) => r.name)).toEqual(["c"]);
+    expect((await caller.config.items.list({ sort: "asc", limit: 10, runner: "shell" })).rows).toEqual([]);
+    expect(await caller.config.seriesKeys({ prefix: "h-http-", limit: 2 })).toEqual(["h-http-a", "h-http-b"]);
+  });
+
+  it("saves a policy with a revision check and applies a template to many items", async () => {
+    const { caller } = await callerFor("editor");
+    const host = await caller.config.hosts.create({ name: "h", alias: null, description: "" });
+    const svc = await caller.config.services.create({ hostId: host.id, fields: service });
+    const item = await caller.config.items.create({ serviceId: svc.id, fields: itemFields("i"), policy: null });
+    const other = await caller.config.items.create({ serviceId: svc.id, fields: itemFields("j"), policy: constantPolicy(5) });
+
+    const first = await caller.thresholds.save({ itemId: item.id, policy: constantPolicy(10), revision: null });
+    expect(first.revision).toBe(1);
+    const withHolidays = { ...constantPolicy(20), holidays: [{ year: 2026, days: ["0101", "1225"] }], timeZone: "Europe/Stockholm" };
+    expect((await caller.thresholds.save({ itemId: item.id, policy: withHolidays, revision: 1 })).revision).toBe(2);
+    expect((await caller.thresholds.item({ id: item.id })).policy).toEqual(withHolidays);
+    await expect(caller.thresholds.save({ itemId: item.id, policy: constantPolicy(30), revision: 1 })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(caller.thresholds.save({ itemId: item.id, policy: { ...constantPolicy(30), timeZone: "Mars/Olympus" }, revision: 2 })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+
+    const applied = await caller.config.items.applyTemplate({ name: "shared", policy: constantPolicy(42), itemIds: [item.id, other.id] });
+    expect(applied.items).toBe(2);
+    const [a, b] = await Promise.all([caller.thresholds.item({ id: item.id }), caller.thresholds.item({ id: other.id })]);
+    expect(a.policyId).toBe(b.policyId);
+    expect(a).toMatchObject({ policyName: "shared", sharedWith: 1 });
+    expect(a.policy?.periods[0]?.hours.entries[0]).toEqual({ kind: "constant", value: 42 });
+  });
+});
+
+describe("preview and suggestions", () => {
+  async function itemWithHistory(values: (ts: number) => number, policy: ThresholdPolicy, to: number) {
+    const ctx = await callerFor("editor");
+    const host = await ctx.caller.config.hosts.create({ name: "h", alias: null, description: "" });
+    const svc = await ctx.caller.config.services.create({ hostId: host.id, fields: service });
+    const item = await ctx.caller.config.items.create({ serviceId: svc.id, fields: itemFields("i"), policy });
+    const ref = await ctx.caller.config.items.create({ serviceId: svc.id, fields: itemFields("ref"), policy: null });
+    const ids = await ensureSeries(db, ctx.organization.id, ["h-http-i", "h-http-ref"]);
+    const points = [];
+    for (let ts = to - 3 * 86_400_000; ts < to; ts += MINUTE) {
+      points.push({ seriesId: ids.get("h-http-i") as number, ts: new Date(ts), value: values(ts) });
+      points.push({ seriesId: ids.get("h-http-ref") as number, ts: new Date(ts), value: 50 });
+    }
+    await insertPoints(db, points);
+    return { ...ctx, item, ref };
+  }
+
+  const to = Date.UTC(2026, 2, 4, 12, 0);
+  const spike = (ts: number) => (ts >= to - 6 * 3_600_000 && ts < to - 5 * 3_600_000 ? 200 : 90);
+
+  it("backtests the saved policy, a draft and the deployed version over the same history", async () => {
+    const { caller, item, organization } = await itemWithHistory(spike, constantPolicy(100), to);
+    const window = { itemId: item.id, from: new Date(to - 86_400_000), to: new Date(to) };
+    const saved = await caller.preview.run({ ...window, draft: null });
+    expect(saved.resolution).toBe("raw");
+    expect(saved.draft?.summary).toMatchObject({ alerts: 1, criticalAlerts: 1, criticalMinutes: 58 });
+    expect(saved.draft?.spans).toEqual([{ from: to - 6 * 3_600_000 + 2 * MINUTE, to: to - 5 * 3_600_000, state: "CRITICAL" }]);
+    expect(saved.deployed).toEqual({ status: "not-deployed" });
+    expect(saved.points.some((p) => p.max === 200)).toBe(true);
+    expect(saved.points.every((p) => p.threshold === 100)).toBe(true);
+
+    const quiet = await caller.preview.run({ ...window, draft: constantPolicy(300) });
+    expect(quiet.draft?.summary.alerts).toBe(0);
+
+    await db.prisma.deployment.create({
+      data: {
+        organizationId: organization.id,
+        version: 1,
+        configHash: "x",
+        snapshot: { configuration: { hosts: [{ name: "h", alias: null, description: "", services: [{ ...service, items: [{ ...itemFields("i"), policy: constantPolicy(80) }] }] }] }, assignments: [] },
+      },
+    });
+    const compared = await caller.preview.run({ ...window, draft: constantPolicy(300) });
+    expect(compared.deployed).toMatchObject({ status: "deployed", version: 1 });
+    expect(compared.deployed.status === "deployed" && compared.deployed.outcome?.summary.warningMinutes).toBeGreaterThan(1000);
+  });
+
+  it("evaluates expression hours against referenced series fetched over the reach of their offsets", async () => {
+    const expr: ThresholdPolicy = {
+      ...constantPolicy(0),
+      periods: [{ ...constantPolicy(0).periods[0]!, hours: { entries: Array(24).fill({ kind: "expression", source: "$$HOSTNAME$$-http-ref[-30H] * 2" }), levels: Array(24).fill(null) } }],
+    };
+    const { caller, item } = await itemWithHistory(spike, expr, to);
+    const result = await caller.preview.run({ itemId: item.id, from: new Date(to - 86_400_000), to: new Date(to), draft: null });
+    expect(result.draft?.errors).toEqual([]);
+    expect(result.points.every((p) => p.threshold === 100)).toBe(true);
+    expect(result.draft?.summary.alerts).toBe(1);
+
+    const unknown = { ...expr, periods: [{ ...expr.periods[0]!, hours: { ...expr.periods[0]!.hours, entries: Array(24).fill({ kind: "expression", source: "nosuch-http-x[0]" }) } }] };
+    const broken = await caller.preview.run({ itemId: item.id, from: new Date(to - 86_400_000), to: new Date(to), draft: unknown });
+    expect(broken.draft?.errors).toEqual(["unknown series 'nosuch-http-x'"]);
+    expect(broken.draft?.summary.withoutThreshold).toBe(broken.draft?.summary.results);
+  });
+
+  it("suggests an hour profile from the hourly aggregate that fits the alert budget", async () => {
+    const now = Date.now();
+    const hourly = (ts: number) => 100 + new Date(ts).getUTCHours() * 10;
+    const { caller, item } = await itemWithHistory(hourly, constantPolicy(100), Math.floor(now / 3_600_000) * 3_600_000);
+    const suggestion = await caller.thresholds.suggest({ itemId: item.id, policy: constantPolicy(100), periodIndex: 0, percentile: 95, alertsPerWeek: 0, weeks: 1 });
+    expect(suggestion.buckets).toBeGreaterThanOrEqual(71);
+    expect(suggestion.hours[5]).toBe(150);
+    expect(suggestion.hours[23]).toBe(330);
+    expect(suggestion).toMatchObject({ margin: 0, alertsPerWeek: 0, withinBudget: true });
+  });
+});
+
+describe("Bischeck import and export", () => {
+  const files = { bischeckXml: readFileSync(path.join(SHARED, "bischeck.xml"), "utf8"), thresholdsXml: readFileSync(path.join(SHARED, "24thresholds.xml"), "utf8") };
+
+  it("previews, imports all or nothing, and exports what was imported", async () => {
+    const { caller } = await callerFor("editor");
+    const preview = await caller.bischeck.previewImport(files);
+    if (!preview.ok) throw new Error("the example files should import");
+    expect(preview.counts.hosts).toBe(1);
+    expect(preview.existingHosts).toEqual([]);
+    expect((await caller.config.hosts.list({ limit: 10 })).rows).toEqual([]);
+
+    const summary = await caller.bischeck.commitImport(files);
+    expect(summary).toEqual(preview.counts);
+    await expect(caller.bischeck.commitImport(files)).rejects.toMatchObject({ code: "CONFLICT" });
+    expect((await caller.bischeck.previewImport(files)).ok && (await caller.bischeck.previewImport(files))).toMatchObject({ existingHosts: ["localhost"] });
+
+    const exported = await caller.bischeck.export();
+    expect(exported.counts).toEqual({ hosts: 1, services: preview.counts.services, items: preview.counts.items, policies: preview.counts.policies });
+    expect(exported.bischeckXml).toContain("<name>localhost</name>");
+  });
+
+  it("reports every problem with its position and imports nothing", async () => {
+    const { caller } = await callerFor("editor");
+    const result = await caller.bischeck.previewImport({ bischeckXml: "<bischeck>\n  <host><name>x</name><bogus/></host>\n</bischeck>" });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues[0]).toMatchObject({ file: "bischeck.xml", line: 2 });
+    await expect(caller.bischeck.commitImport({ bischeckXml: "<bischeck><bogus/></bischeck>" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+});
