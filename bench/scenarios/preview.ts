@@ -39,7 +39,8 @@ function policy(entries: HourEntry[], calcMethod: ">" | "<"): ThresholdPolicy {
 
 const level = (h: number) => 200 + 150 * Math.sin(((h - 6) / 24) * 2 * Math.PI);
 const CONSTANT = policy(everyHour((h) => ({ kind: "constant", value: Math.round(level(h) * 1.3) })), "<");
-const LAST_WEEK = policy(everyHour(() => ({ kind: "expression", source: "avg(bench-svc-value[-167H], bench-svc-value[-168H], bench-svc-value[-169H])" })), ">");
+const SELF = "$$HOSTNAME$$-$$SERVICENAME$$-$$SERVICEITEMNAME$$";
+const LAST_WEEK = policy(everyHour(() => ({ kind: "expression", source: `avg(${SELF}[-167H], ${SELF}[-168H], ${SELF}[-169H])` })), ">");
 
 async function seed(db: Database, now: number) {
   const organization = await db.prisma.organization.create({ data: { slug: `bench-preview-${now}`, name: "Preview bench" } });
@@ -75,19 +76,22 @@ async function measure(db: Database, organizationId: string, itemId: string, day
   const input = { itemId, from: new Date(now - days * DAY), to: new Date(now), draft: null };
   await previewItem(db, organizationId, input);
   const total: number[] = [];
-  const load: number[] = [];
+  const meta: number[] = [];
+  const history: number[] = [];
   const compute: number[] = [];
   let last = await previewItem(db, organizationId, input);
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
     last = await previewItem(db, organizationId, input);
     total.push(performance.now() - t0);
-    load.push(last.timings.loadMs);
+    meta.push(last.timings.metaMs);
+    history.push(last.timings.historyMs);
     compute.push(last.timings.computeMs);
   }
   return {
     ...stats(total),
-    loadP50Ms: stats(load).p50Ms,
+    metaP50Ms: stats(meta).p50Ms,
+    historyP50Ms: stats(history).p50Ms,
     computeP50Ms: stats(compute).p50Ms,
     results: last.draft?.summary.results ?? 0,
     chartPoints: last.points.length,

@@ -165,7 +165,7 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
           </dl>
           <p className="muted chart-note">
             {result.resolution === "raw" ? "Every raw result judged" : "Judged on 1-hour buckets (min/max)"} · {result.draft?.summary.results ?? 0} results ·{" "}
-            {spans.length > drawn.length ? `${drawn.length} longest of ${spans.length} alert spans drawn · ` : ""}server {result.timings.loadMs + result.timings.computeMs} ms
+            {spans.length > drawn.length ? `${drawn.length} longest of ${spans.length} alert spans drawn · ` : ""}server {result.timings.metaMs + result.timings.historyMs + result.timings.computeMs} ms
           </p>
           {result.draft?.errors.map((e) => (
             <p key={e} className="field-error">
