@@ -38,15 +38,45 @@ function policy(entries: HourEntry[], calcMethod: ">" | "<"): ThresholdPolicy {
 }
 
 const level = (h: number) => 200 + 150 * Math.sin(((h - 6) / 24) * 2 * Math.PI);
-const CONSTANT = policy(everyHour((h) => ({ kind: "constant", value: Math.round(level(h) * 1.3) })), "<");
+const CONSTANT = policy(
+  everyHour((h) => ({ kind: "constant", value: Math.round(level(h) * 1.3) })),
+  "<",
+);
 const SELF = "$$HOSTNAME$$-$$SERVICENAME$$-$$SERVICEITEMNAME$$";
-const LAST_WEEK = policy(everyHour(() => ({ kind: "expression", source: `avg(${SELF}[-167H], ${SELF}[-168H], ${SELF}[-169H])` })), ">");
+const LAST_WEEK = policy(
+  everyHour(() => ({ kind: "expression", source: `avg(${SELF}[-167H], ${SELF}[-168H], ${SELF}[-169H])` })),
+  ">",
+);
 
 async function seed(db: Database, now: number) {
   const organization = await db.prisma.organization.create({ data: { slug: `bench-preview-${now}`, name: "Preview bench" } });
-  const item = (name: string, p: ThresholdPolicy) => ({ name, description: "", execStatement: "bench", thresholdClass: null, serviceItemClass: null, cacheMaxCount: null, policy: p });
+  const item = (name: string, p: ThresholdPolicy) => ({
+    name,
+    description: "",
+    execStatement: "bench",
+    thresholdClass: null,
+    serviceItemClass: null,
+    cacheMaxCount: null,
+    policy: p,
+  });
   await importConfiguration(db, organization.id, {
-    hosts: [{ name: "bench", alias: null, description: "", services: [{ name: "svc", description: "", schedules: ["1M"], url: "shell://bench", sendServiceData: true, items: [item("value", CONSTANT), item("lastweek", LAST_WEEK)] }] }],
+    hosts: [
+      {
+        name: "bench",
+        alias: null,
+        description: "",
+        services: [
+          {
+            name: "svc",
+            description: "",
+            schedules: ["1M"],
+            url: "shell://bench",
+            sendServiceData: true,
+            items: [item("value", CONSTANT), item("lastweek", LAST_WEEK)],
+          },
+        ],
+      },
+    ],
   });
   const ids = await ensureSeries(db, organization.id, ["bench-svc-value", "bench-svc-lastweek"]);
   const random = mulberry32(7);
@@ -68,7 +98,8 @@ async function seed(db: Database, now: number) {
 
 function stats(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN) * 10) / 10;
+  const at = (p: number) =>
+    Math.round((sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN) * 10) / 10;
   return { p50Ms: at(50), p95Ms: at(95), maxMs: at(100) };
 }
 
@@ -119,7 +150,14 @@ export const scenario: BenchScenario = {
       lastWeekExpression30d: await measure(db, seeded.organizationId, lastWeek, 30, now),
       constant90dHourly: await measure(db, seeded.organizationId, value, 90, now),
     };
-    log(`30-day preview p50 ${figures.constant30d.p50Ms} ms (expression policy ${figures.lastWeekExpression30d.p50Ms} ms); goal < ${GOAL_MS} ms`);
-    return { ...figures, seededPoints: seeded.points, meetsGoal: figures.constant30d.p95Ms < GOAL_MS && figures.lastWeekExpression30d.p95Ms < GOAL_MS };
+    log(
+      `30-day preview p50 ${figures.constant30d.p50Ms} ms (expression policy ${figures.lastWeekExpression30d.p50Ms} ms); goal < ${GOAL_MS} ms`,
+    );
+    return {
+      ...figures,
+      seededPoints: seeded.points,
+      medianMeetsGoal: figures.constant30d.p50Ms < GOAL_MS && figures.lastWeekExpression30d.p50Ms < GOAL_MS,
+      p95MeetsGoal: figures.constant30d.p95Ms < GOAL_MS && figures.lastWeekExpression30d.p95Ms < GOAL_MS,
+    };
   },
 };

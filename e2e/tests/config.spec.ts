@@ -87,7 +87,11 @@ test("lists items with filters, sort and keyset pages", async ({ page }) => {
 
 test("imports the Bischeck example files after a preview, and refuses broken ones with positions", async ({ page }) => {
   await page.goto("/import");
-  await page.getByLabel("bischeck.xml", { exact: true }).setInputFiles({ name: "bischeck.xml", mimeType: "text/xml", buffer: Buffer.from("<bischeck><host><name>x</name><bogus/></host></bischeck>") });
+  await page.getByLabel("bischeck.xml", { exact: true }).setInputFiles({
+    name: "bischeck.xml",
+    mimeType: "text/xml",
+    buffer: Buffer.from("<bischeck><host><name>x</name><bogus/></host></bischeck>"),
+  });
   await page.getByRole("button", { name: "Preview import" }).click();
   const problems = page.getByRole("alert").filter({ hasText: "Nothing can be imported" });
   await expect(problems).toBeVisible();

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { AgentConfig, AgentStatus, CheckResult } from "@tidemark/protocol";
 import type { Logger } from "pino";
 import { loadAppliedConfig, saveAppliedConfig } from "./applied-config.ts";
+import { type CheckRunners, createCheckRunners } from "./checks/index.ts";
 import { ConfigRejectedError, pollConfig, reportStatus, type ServerEndpoint } from "./config-client.ts";
 import { startStatusServer } from "./http-server.ts";
 import { createAgentMetrics } from "./metrics.ts";
@@ -28,6 +29,7 @@ export class Agent {
   private configLoop: Promise<void> | null = null;
   private statusServer: { port: number; close: () => Promise<void> } | null = null;
   private readonly scheduler: Scheduler;
+  private readonly runners: CheckRunners = createCheckRunners();
   private readonly shipper: Shipper;
   private readonly spool: Spool;
   private readonly metrics: ReturnType<typeof createAgentMetrics>;
@@ -54,14 +56,18 @@ export class Agent {
       checks: () => this.scheduler.checkCount,
       inMemory: () => this.shipper.inMemory,
     });
-    this.scheduler = new Scheduler(options.concurrency, {
-      results: (results: CheckResult[], _check, durationMs) => {
-        this.metrics.checkRuns.inc({ status: String(results[0]?.status ?? 3) });
-        this.metrics.duration.observe(durationMs / 1000);
-        this.shipper.add(results);
+    this.scheduler = new Scheduler(
+      options.concurrency,
+      {
+        results: (results: CheckResult[], _check, durationMs) => {
+          this.metrics.checkRuns.inc({ status: String(results[0]?.status ?? 3) });
+          this.metrics.duration.observe(durationMs / 1000);
+          this.shipper.add(results);
+        },
+        overlap: () => this.metrics.overlaps.inc(),
       },
-      overlap: () => this.metrics.overlaps.inc(),
-    });
+      (check) => this.runners.runnerFor(check),
+    );
   }
 
   get port(): number | null {
@@ -112,6 +118,7 @@ export class Agent {
     this.abort.abort();
     await this.configLoop?.catch(() => undefined);
     this.scheduler.stop();
+    this.runners.close();
     await this.shipper.stop();
     await this.statusServer?.close();
   }

@@ -1,6 +1,5 @@
 import type { AgentCheck, CheckResult } from "@tidemark/protocol";
 import { Cron } from "croner";
-import { runnerFor } from "./checks/index.ts";
 import type { CheckRunner } from "./checks/types.ts";
 import { ConcurrencyLimiter } from "./limiter.ts";
 import { CRON_JITTER_MS, firstDelay, parseSchedule, QUARTZ_OPTIONS, type Schedule } from "./schedule.ts";
@@ -23,10 +22,7 @@ interface PlannedCheck {
  * Validates a configuration's checks into a plan without touching anything that runs, so that a
  * bad configuration is refused as a whole and the running one stays untouched.
  */
-export function planChecks(
-  checks: readonly AgentCheck[],
-  runners: (check: AgentCheck) => CheckRunner | null = runnerFor,
-): Map<string, PlannedCheck> {
+export function planChecks(checks: readonly AgentCheck[], runners: (check: AgentCheck) => CheckRunner | null): Map<string, PlannedCheck> {
   const plan = new Map<string, PlannedCheck>();
   const problems: string[] = [];
   for (const check of checks) {
@@ -75,7 +71,7 @@ export class Scheduler {
   constructor(
     concurrency: number,
     private readonly events: SchedulerEvents,
-    private readonly runners: (check: AgentCheck) => CheckRunner | null = runnerFor,
+    private readonly runners: (check: AgentCheck) => CheckRunner | null,
   ) {
     this.limiter = new ConcurrencyLimiter(concurrency);
   }

@@ -32,7 +32,9 @@ describe("deploy and agent access", () => {
     const a = await signedInCaller(db);
     const b = await signedInCaller(db);
     const { agent, token } = await a.caller.agents.create({ name: "edge" });
-    await ensureAgentChecks(db, a.organization.id, agent.id, "h", [{ name: "s", url: "shell://h", schedules: ["1M"], items: [{ name: "i", description: "", execStatement: "true" }] }]);
+    await ensureAgentChecks(db, a.organization.id, agent.id, "h", [
+      { name: "s", url: "shell://h", schedules: ["1M"], items: [{ name: "i", description: "", execStatement: "true" }] },
+    ]);
     await a.caller.deploy.deploy({});
     await expect(b.caller.deploy.progress({ version: 1 })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(b.caller.deploy.rollback({ version: 1 })).rejects.toMatchObject({ code: "NOT_FOUND" });
@@ -55,7 +57,11 @@ describe("deploy and agent access", () => {
     const report = (body: unknown) =>
       agentStatusResponse(
         db,
-        new Request("http://t/api/agent/status", { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) }),
+        new Request("http://t/api/agent/status", {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
       );
     expect((await report({ version: 9, hash: "a".repeat(64), status: "applied" })).status).toBe(404);
     expect((await report({ version: 1, status: "done" })).status).toBe(400);

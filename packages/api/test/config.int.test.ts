@@ -18,7 +18,9 @@ afterAll(async () => db.close());
 async function callerFor(role: "viewer" | "editor" | "admin") {
   const { organization, user } = await createTestOrg(db, role);
   const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({ data: { tokenHash, userId: user.id, activeOrganizationId: organization.id, expiresAt: new Date(Date.now() + 600_000) } });
+  await db.prisma.session.create({
+    data: { tokenHash, userId: user.id, activeOrganizationId: organization.id, expiresAt: new Date(Date.now() + 600_000) },
+  });
   return { organization, user, caller: createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true }) };
 }
 
@@ -42,7 +44,14 @@ function constantPolicy(value: number, calcMethod: "<" | ">" = "<"): ThresholdPo
 }
 
 const service = { name: "http", description: "", schedules: ["1M"], url: "https://example.test/", sendServiceData: true };
-const itemFields = (name: string) => ({ name, description: "", execStatement: "check_http", thresholdClass: null, serviceItemClass: null, cacheMaxCount: null });
+const itemFields = (name: string) => ({
+  name,
+  description: "",
+  execStatement: "check_http",
+  thresholdClass: null,
+  serviceItemClass: null,
+  cacheMaxCount: null,
+});
 
 describe("configuration editing", () => {
   it("creates, renames (moving the history), clones and deletes, with an audit entry for each change", async () => {
@@ -68,7 +77,14 @@ describe("configuration editing", () => {
     await caller.config.hosts.delete({ id: clone.id });
     await expect(caller.config.hosts.get({ id: clone.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
     const actions = await db.prisma.auditEntry.findMany({ where: { organizationId: organization.id }, orderBy: { id: "asc" } });
-    expect(actions.map((a) => a.action)).toEqual(["host.create", "service.create", "item.create", "host.update", "host.clone", "host.delete"]);
+    expect(actions.map((a) => a.action)).toEqual([
+      "host.create",
+      "service.create",
+      "item.create",
+      "host.update",
+      "host.clone",
+      "host.delete",
+    ]);
     expect(actions[3]).toMatchObject({ before: { name: "web01" }, after: { name: "web02", alias: "w2" } });
   });
 
@@ -78,13 +94,17 @@ describe("configuration editing", () => {
     const viewer = await callerFor("viewer");
     const host = await a.caller.config.hosts.create({ name: "db01", alias: null, description: "" });
     await expect(a.caller.config.hosts.create({ name: "db01", alias: null, description: "" })).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(viewer.caller.config.hosts.create({ name: "x", alias: null, description: "" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(viewer.caller.config.hosts.create({ name: "x", alias: null, description: "" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     await expect(b.caller.config.hosts.get({ id: host.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(b.caller.config.hosts.delete({ id: host.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(a.caller.config.hosts.create({ name: "has space", alias: null, description: "" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(
-      a.caller.config.services.create({ hostId: host.id, fields: { ...service, url: "ftp://x" } }),
-    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(a.caller.config.hosts.create({ name: "has space", alias: null, description: "" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    await expect(a.caller.config.services.create({ hostId: host.id, fields: { ...service, url: "ftp://x" } })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
     expect((await b.caller.config.hosts.list({ limit: 10 })).rows).toEqual([]);
   });
 
@@ -120,8 +140,12 @@ describe("configuration editing", () => {
     const withHolidays = { ...constantPolicy(20), holidays: [{ year: 2026, days: ["0101", "1225"] }], timeZone: "Europe/Stockholm" };
     expect((await caller.thresholds.save({ itemId: item.id, policy: withHolidays, revision: 1 })).revision).toBe(2);
     expect((await caller.thresholds.item({ id: item.id })).policy).toEqual(withHolidays);
-    await expect(caller.thresholds.save({ itemId: item.id, policy: constantPolicy(30), revision: 1 })).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(caller.thresholds.save({ itemId: item.id, policy: { ...constantPolicy(30), timeZone: "Mars/Olympus" }, revision: 2 })).rejects.toMatchObject({
+    await expect(caller.thresholds.save({ itemId: item.id, policy: constantPolicy(30), revision: 1 })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
+    await expect(
+      caller.thresholds.save({ itemId: item.id, policy: { ...constantPolicy(30), timeZone: "Mars/Olympus" }, revision: 2 }),
+    ).rejects.toMatchObject({
       code: "BAD_REQUEST",
     });
 
@@ -173,7 +197,19 @@ describe("preview and suggestions", () => {
         organizationId: organization.id,
         version: 1,
         configHash: "x",
-        snapshot: { configuration: { hosts: [{ name: "h", alias: null, description: "", services: [{ ...service, items: [{ ...itemFields("i"), policy: constantPolicy(80) }] }] }] }, assignments: [] },
+        snapshot: {
+          configuration: {
+            hosts: [
+              {
+                name: "h",
+                alias: null,
+                description: "",
+                services: [{ ...service, items: [{ ...itemFields("i"), policy: constantPolicy(80) }] }],
+              },
+            ],
+          },
+          assignments: [],
+        },
       },
     });
     const compared = await caller.preview.run({ ...window, draft: constantPolicy(300) });
@@ -184,7 +220,15 @@ describe("preview and suggestions", () => {
   it("evaluates expression hours against referenced series fetched over the reach of their offsets", async () => {
     const expr: ThresholdPolicy = {
       ...constantPolicy(0),
-      periods: [{ ...constantPolicy(0).periods[0]!, hours: { entries: Array(24).fill({ kind: "expression", source: "$$HOSTNAME$$-http-ref[-30H] * 2" }), levels: Array(24).fill(null) } }],
+      periods: [
+        {
+          ...constantPolicy(0).periods[0]!,
+          hours: {
+            entries: Array(24).fill({ kind: "expression", source: "$$HOSTNAME$$-http-ref[-30H] * 2" }),
+            levels: Array(24).fill(null),
+          },
+        },
+      ],
     };
     const { caller, item } = await itemWithHistory(spike, expr, to);
     const result = await caller.preview.run({ itemId: item.id, from: new Date(to - 86_400_000), to: new Date(to), draft: null });
@@ -192,7 +236,15 @@ describe("preview and suggestions", () => {
     expect(result.points.every((p) => p.threshold === 100)).toBe(true);
     expect(result.draft?.summary.alerts).toBe(1);
 
-    const unknown = { ...expr, periods: [{ ...expr.periods[0]!, hours: { ...expr.periods[0]!.hours, entries: Array(24).fill({ kind: "expression", source: "nosuch-http-x[0]" }) } }] };
+    const unknown = {
+      ...expr,
+      periods: [
+        {
+          ...expr.periods[0]!,
+          hours: { ...expr.periods[0]!.hours, entries: Array(24).fill({ kind: "expression", source: "nosuch-http-x[0]" }) },
+        },
+      ],
+    };
     const broken = await caller.preview.run({ itemId: item.id, from: new Date(to - 86_400_000), to: new Date(to), draft: unknown });
     expect(broken.draft?.errors).toEqual(["unknown series 'nosuch-http-x'"]);
     expect(broken.draft?.summary.withoutThreshold).toBe(broken.draft?.summary.results);
@@ -202,7 +254,14 @@ describe("preview and suggestions", () => {
     const now = Date.now();
     const hourly = (ts: number) => 100 + new Date(ts).getUTCHours() * 10;
     const { caller, item } = await itemWithHistory(hourly, constantPolicy(100), Math.floor(now / 3_600_000) * 3_600_000);
-    const suggestion = await caller.thresholds.suggest({ itemId: item.id, policy: constantPolicy(100), periodIndex: 0, percentile: 95, alertsPerWeek: 0, weeks: 1 });
+    const suggestion = await caller.thresholds.suggest({
+      itemId: item.id,
+      policy: constantPolicy(100),
+      periodIndex: 0,
+      percentile: 95,
+      alertsPerWeek: 0,
+      weeks: 1,
+    });
     expect(suggestion.buckets).toBeGreaterThanOrEqual(71);
     expect(suggestion.hours[5]).toBe(150);
     expect(suggestion.hours[23]).toBe(330);
@@ -211,7 +270,10 @@ describe("preview and suggestions", () => {
 });
 
 describe("Bischeck import and export", () => {
-  const files = { bischeckXml: readFileSync(path.join(SHARED, "bischeck.xml"), "utf8"), thresholdsXml: readFileSync(path.join(SHARED, "24thresholds.xml"), "utf8") };
+  const files = {
+    bischeckXml: readFileSync(path.join(SHARED, "bischeck.xml"), "utf8"),
+    thresholdsXml: readFileSync(path.join(SHARED, "24thresholds.xml"), "utf8"),
+  };
 
   it("previews, imports all or nothing, and exports what was imported", async () => {
     const { caller } = await callerFor("editor");
@@ -224,10 +286,17 @@ describe("Bischeck import and export", () => {
     const summary = await caller.bischeck.commitImport(files);
     expect(summary).toEqual(preview.counts);
     await expect(caller.bischeck.commitImport(files)).rejects.toMatchObject({ code: "CONFLICT" });
-    expect((await caller.bischeck.previewImport(files)).ok && (await caller.bischeck.previewImport(files))).toMatchObject({ existingHosts: ["localhost"] });
+    expect((await caller.bischeck.previewImport(files)).ok && (await caller.bischeck.previewImport(files))).toMatchObject({
+      existingHosts: ["localhost"],
+    });
 
     const exported = await caller.bischeck.export();
-    expect(exported.counts).toEqual({ hosts: 1, services: preview.counts.services, items: preview.counts.items, policies: preview.counts.policies });
+    expect(exported.counts).toEqual({
+      hosts: 1,
+      services: preview.counts.services,
+      items: preview.counts.items,
+      policies: preview.counts.policies,
+    });
     expect(exported.bischeckXml).toContain("<name>localhost</name>");
   });
 
@@ -237,6 +306,8 @@ describe("Bischeck import and export", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.issues[0]).toMatchObject({ file: "bischeck.xml", line: 2 });
-    await expect(caller.bischeck.commitImport({ bischeckXml: "<bischeck><bogus/></bischeck>" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.bischeck.commitImport({ bischeckXml: "<bischeck><bogus/></bischeck>" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
   });
 });

@@ -34,7 +34,9 @@ type Tx = Parameters<Parameters<Database["prisma"]["$transaction"]>[0]>[0];
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string }; meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } };
-  return e?.code === "P2002" || e?.code === "23505" || e?.cause?.code === "23505" || e?.meta?.driverAdapterError?.cause?.originalCode === "23505";
+  return (
+    e?.code === "P2002" || e?.code === "23505" || e?.cause?.code === "23505" || e?.meta?.driverAdapterError?.cause?.originalCode === "23505"
+  );
 }
 
 async function uniqueName<T>(what: string, run: () => Promise<T>): Promise<T> {
@@ -46,8 +48,25 @@ async function uniqueName<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-function audit(db: Pick<Database, "prisma">, actor: Actor, action: string, targetType: string, targetId: string, before: unknown, after: unknown) {
-  return recordAudit(db, { organizationId: actor.organizationId, actorUserId: actor.userId, actorKind: "user", action, targetType, targetId, before, after });
+function audit(
+  db: Pick<Database, "prisma">,
+  actor: Actor,
+  action: string,
+  targetType: string,
+  targetId: string,
+  before: unknown,
+  after: unknown,
+) {
+  return recordAudit(db, {
+    organizationId: actor.organizationId,
+    actorUserId: actor.userId,
+    actorKind: "user",
+    action,
+    targetType,
+    targetId,
+    before,
+    after,
+  });
 }
 
 /**
@@ -96,7 +115,11 @@ export interface HostRow {
   items: number;
 }
 
-export async function listHosts(db: Database, organizationId: string, opts: { search?: string; after?: string | null; limit: number }): Promise<Page<HostRow>> {
+export async function listHosts(
+  db: Database,
+  organizationId: string,
+  opts: { search?: string; after?: string | null; limit: number },
+): Promise<Page<HostRow>> {
   const { rows } = await db.pool.query<HostRow>(
     `SELECT h.id, h.name, h.alias, h.description,
             (SELECT count(*)::int FROM services s WHERE s.host_id = h.id) AS services,
@@ -213,7 +236,9 @@ export async function getHost(db: Database, organizationId: string, id: string) 
 const hostData = (f: HostFields) => ({ name: f.name, alias: f.alias, description: f.description });
 
 export async function createHost(db: Database, actor: Actor, fields: HostFields) {
-  const host = await uniqueName("host", () => db.prisma.host.create({ data: { organizationId: actor.organizationId, ...hostData(fields) } }));
+  const host = await uniqueName("host", () =>
+    db.prisma.host.create({ data: { organizationId: actor.organizationId, ...hostData(fields) } }),
+  );
   await audit(db, actor, "host.create", "host", host.id, null, hostData(fields));
   return host;
 }
@@ -246,7 +271,9 @@ export async function cloneHost(db: Database, actor: Actor, id: string, name: st
   if (!source) throw new ConfigNotFoundError("no such host");
   const host = await uniqueName("host", () =>
     db.prisma.$transaction(async (tx) => {
-      const created = await tx.host.create({ data: { organizationId: actor.organizationId, name, alias: null, description: source.description } });
+      const created = await tx.host.create({
+        data: { organizationId: actor.organizationId, name, alias: null, description: source.description },
+      });
       for (const service of source.services) await copyService(tx, actor.organizationId, service, created.id, name, service.name);
       return created;
     }),
@@ -313,7 +340,14 @@ async function copyPolicy(tx: Tx, organizationId: string, item: ServiceWithItems
   return createPolicy(tx, organizationId, policyFromRow(item.policy));
 }
 
-async function copyService(tx: Tx, organizationId: string, service: ServiceWithItems | (Omit<ServiceWithItems, "host">), hostId: string, hostName: string, name: string) {
+async function copyService(
+  tx: Tx,
+  organizationId: string,
+  service: ServiceWithItems | Omit<ServiceWithItems, "host">,
+  hostId: string,
+  hostName: string,
+  name: string,
+) {
   const created = await tx.service.create({
     data: { organizationId, hostId, agentId: service.agentId, ...serviceData({ ...service, name }) },
   });
@@ -337,7 +371,15 @@ export async function cloneService(db: Database, actor: Actor, id: string, name:
   const service = await uniqueName("service", () =>
     db.prisma.$transaction((tx) => copyService(tx, actor.organizationId, source, target.id, target.name, name)),
   );
-  await audit(db, actor, "service.clone", "service", service.id, { from: `${source.host.name}-${source.name}` }, { host: target.name, name });
+  await audit(
+    db,
+    actor,
+    "service.clone",
+    "service",
+    service.id,
+    { from: `${source.host.name}-${source.name}` },
+    { host: target.name, name },
+  );
   return service;
 }
 
@@ -376,7 +418,10 @@ export async function getItem(db: Database, organizationId: string, id: string):
     include: { service: { include: { host: true } }, policy: { include: { ...policyInclude, _count: { select: { items: true } } } } },
   });
   if (!item) throw new ConfigNotFoundError("no such service item");
-  const series = await db.prisma.series.findUnique({ where: { organizationId_key: { organizationId, key: item.seriesKey } }, select: { id: true } });
+  const series = await db.prisma.series.findUnique({
+    where: { organizationId_key: { organizationId, key: item.seriesKey } },
+    select: { id: true },
+  });
   return {
     id: item.id,
     hostId: item.service.hostId,
@@ -433,7 +478,8 @@ export async function deleteItem(db: Database, actor: Actor, id: string) {
   await db.prisma.$transaction(async (tx) => {
     await tx.serviceItem.delete({ where: { id } });
     // An item's own policy goes with it; templates stay for the other items.
-    if (before.policyId && before.sharedWith === 0 && before.policyName === null) await tx.thresholdPolicy.delete({ where: { id: before.policyId } });
+    if (before.policyId && before.sharedWith === 0 && before.policyName === null)
+      await tx.thresholdPolicy.delete({ where: { id: before.policyId } });
   });
   await audit(db, actor, "item.delete", "service_item", id, { ...before.fields, policy: before.policy }, null);
 }
@@ -494,7 +540,8 @@ export async function saveItemPolicy(db: Database, actor: Actor, itemId: string,
       where: { id: before.policyId, organizationId: actor.organizationId, ...(revision === null ? {} : { revision }) },
       data: { revision: { increment: 1 }, nullState: policy.nullState, maxSoft: policy.maxSoft, timeZone: policy.timeZone },
     });
-    if (bumped.count === 0) throw new ConfigConflictError("this threshold was changed by someone else since you opened it: reload to see their version");
+    if (bumped.count === 0)
+      throw new ConfigConflictError("this threshold was changed by someone else since you opened it: reload to see their version");
     const row = await tx.thresholdPolicy.findUniqueOrThrow({ where: { id: before.policyId } });
     await tx.thresholdPeriod.deleteMany({ where: { policyId: row.id } });
     await tx.thresholdPeriod.createMany({ data: policy.periods.map((p, i) => ({ policyId: row.id, ...periodToRow(p, i) })) });

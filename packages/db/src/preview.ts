@@ -1,7 +1,14 @@
 import { ExprError, InMemorySeriesData, type Macros, type Reference, references } from "@tidemark/expr";
-import { type BacktestSummary, backtest, type AlertSpan, type ThresholdCurve, type ThresholdPolicy, thresholdPolicySchema } from "@tidemark/thresholds";
-import type { Database } from "./database.ts";
+import {
+  type AlertSpan,
+  type BacktestSummary,
+  backtest,
+  type ThresholdCurve,
+  type ThresholdPolicy,
+  thresholdPolicySchema,
+} from "@tidemark/thresholds";
 import { policyFromRow, policyInclude } from "./configuration.ts";
+import type { Database } from "./database.ts";
 
 /**
  * The server side of the threshold preview: one item's history over a window, the threshold curve
@@ -104,7 +111,12 @@ async function loadHourlySamples(db: Database, seriesId: number, from: Date, to:
     rowMode: "array",
   });
   const n = rows.length;
-  const samples: Samples = { timestamps: new Float64Array(n), values: new Float64Array(n), low: new Float64Array(n), high: new Float64Array(n) };
+  const samples: Samples = {
+    timestamps: new Float64Array(n),
+    values: new Float64Array(n),
+    low: new Float64Array(n),
+    high: new Float64Array(n),
+  };
   rows.forEach(([ts, avg, min, max], i) => {
     samples.timestamps[i] = ts;
     samples.values[i] = avg ?? Number.NaN;
@@ -118,7 +130,14 @@ async function loadHourlySamples(db: Database, seriesId: number, from: Date, to:
  * Packed points of the organisation's series with these keys since `since`: raw points, or the
  * hourly means. One query for all of them; a key without a series is absent from the result.
  */
-async function loadPacked(db: Database, organizationId: string, keys: readonly string[], since: Date, to: Date, resolution: PreviewResolution) {
+async function loadPacked(
+  db: Database,
+  organizationId: string,
+  keys: readonly string[],
+  since: Date,
+  to: Date,
+  resolution: PreviewResolution,
+) {
   const text =
     resolution === "raw"
       ? `SELECT s.key, (SELECT ${packedPointsSql("p.ts", "p.value")} FROM (
@@ -128,7 +147,11 @@ async function loadPacked(db: Database, organizationId: string, keys: readonly s
            SELECT bucket, avg FROM metric_1h WHERE series_id = s.id AND bucket >= to_timestamp($3::float8) AND bucket <= $4 ORDER BY bucket) a)
          FROM series s WHERE s.organization_id = $1 AND s.key = ANY($2::text[])`;
   const origin = since.getTime();
-  const { rows } = await db.pool.query<[key: string, text: string | null]>({ text, values: [organizationId, keys, origin / 1000, to], rowMode: "array" });
+  const { rows } = await db.pool.query<[key: string, text: string | null]>({
+    text,
+    values: [organizationId, keys, origin / 1000, to],
+    rowMode: "array",
+  });
   return new Map(rows.map(([key, points]) => [key, unpackPoints(points, origin)]));
 }
 
@@ -189,11 +212,18 @@ async function loadHistory(
   const to = new Date(window.to);
   const keys = window.resolution === "raw" ? [...new Set([item.seriesKey, ...refKeys])] : refKeys;
   const [packed, hourly] = await Promise.all([
-    keys.length > 0 ? loadPacked(db, organizationId, keys, since, to, window.resolution) : new Map<string, ReturnType<typeof unpackPoints>>(),
+    keys.length > 0
+      ? loadPacked(db, organizationId, keys, since, to, window.resolution)
+      : new Map<string, ReturnType<typeof unpackPoints>>(),
     window.resolution === "1h" && item.seriesId !== null ? loadHourlySamples(db, item.seriesId, new Date(window.from), to) : null,
   ]);
 
-  let samples: Samples = { timestamps: new Float64Array(0), values: new Float64Array(0), low: new Float64Array(0), high: new Float64Array(0) };
+  let samples: Samples = {
+    timestamps: new Float64Array(0),
+    values: new Float64Array(0),
+    low: new Float64Array(0),
+    high: new Float64Array(0),
+  };
   if (hourly) samples = hourly;
   const own = window.resolution === "raw" ? packed.get(item.seriesKey) : undefined;
   if (own) {
@@ -216,7 +246,15 @@ async function loadHistory(
   return { samples, data };
 }
 
-function outcome(policy: ThresholdPolicy, samples: Samples, from: number, to: number, stepMs: number, macros: Macros, data: InMemorySeriesData | undefined) {
+function outcome(
+  policy: ThresholdPolicy,
+  samples: Samples,
+  from: number,
+  to: number,
+  stepMs: number,
+  macros: Macros,
+  data: InMemorySeriesData | undefined,
+) {
   const result = backtest(policy, { series: samples, from, to, stepMs, context: { data, macros } });
   const errors = new Set<string>();
   for (const source of expressionSources(policy)) {
@@ -299,7 +337,10 @@ export async function deployedPolicy(
   db: Database,
   organizationId: string,
   names: { host: string; service: string; item: string },
-): Promise<{ status: "not-deployed" } | { status: "item-not-in-deployment" | "deployed"; version: number; deployedAt: Date; policy: ThresholdPolicy | null }> {
+): Promise<
+  | { status: "not-deployed" }
+  | { status: "item-not-in-deployment" | "deployed"; version: number; deployedAt: Date; policy: ThresholdPolicy | null }
+> {
   const { rows } = await db.pool.query<DeployedRow>(
     `SELECT d.version, d.created_at,
             (SELECT i FROM jsonb_array_elements(coalesce(d.snapshot->'configuration'->'hosts', d.snapshot->'hosts')) h,

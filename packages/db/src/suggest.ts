@@ -74,13 +74,22 @@ export function fitSuggestion(policy: ThresholdPolicy, buckets: readonly HourlyB
     if (v !== null && Number.isFinite(v)) byHour[localTime(policy.timeZone, b.ts).hour]?.push(v);
   }
   const rank = calc === "<" ? options.percentile : calc === ">" ? 100 - options.percentile : 50;
-  const base = byHour.map((values) => (values.length === 0 ? null : percentileOf([...values].sort((a, b) => a - b), rank)));
+  const base = byHour.map((values) =>
+    values.length === 0
+      ? null
+      : percentileOf(
+          [...values].sort((a, b) => a - b),
+          rank,
+        ),
+  );
 
   const withMargin = (margin: number): Period => ({
     ...period,
     hours: {
       ...period.hours,
-      entries: base.map((v) => (v === null ? null : { kind: "constant", value: roundThreshold(calc === ">" ? v * (1 - margin) : v * (1 + margin)) })),
+      entries: base.map((v) =>
+        v === null ? null : { kind: "constant", value: roundThreshold(calc === ">" ? v * (1 - margin) : v * (1 + margin)) },
+      ),
     },
   });
   const series = {
@@ -92,7 +101,11 @@ export function fitSuggestion(policy: ThresholdPolicy, buckets: readonly HourlyB
   const alertsPerWeekWith = (p: Period) => {
     if (series.timestamps.length === 0) return 0;
     // One hourly bucket stands for sixty results: an hour whose extreme crosses counts at once.
-    const candidate: ThresholdPolicy = { ...policy, maxSoft: 1, periods: policy.periods.map((q, i) => (i === options.periodIndex ? p : q)) };
+    const candidate: ThresholdPolicy = {
+      ...policy,
+      maxSoft: 1,
+      periods: policy.periods.map((q, i) => (i === options.periodIndex ? p : q)),
+    };
     const from = series.timestamps[0] as number;
     const to = (series.timestamps.at(-1) as number) + HOUR;
     const { summary } = backtest(candidate, { series, from, to, stepMs: HOUR });

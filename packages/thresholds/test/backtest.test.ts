@@ -71,7 +71,9 @@ describe("backtest", () => {
   it("evaluates expression hours against the context's history", () => {
     const data = new InMemorySeriesData();
     for (let i = 0; i < 200; i++) data.append("h-s-ref", T0 - 120 * MINUTE + i * MINUTE, 50);
-    const expr = policy({ periods: [period({ calcMethod: "<", warning: 10, critical: 30, hours: hours(Array(24).fill(e("h-s-ref[-1M]"))) })] });
+    const expr = policy({
+      periods: [period({ calcMethod: "<", warning: 10, critical: 30, hours: hours(Array(24).fill(e("h-s-ref[-1M]"))) })],
+    });
     const series = minutes([52, 60, 60, 60]);
     const result = backtest(expr, { series, from: T0, to: T0 + 4 * MINUTE, stepMs: MINUTE, context: { data } });
     expect(result.states).toEqual(["OK", "WARNING", "WARNING", "WARNING"]);
@@ -81,7 +83,13 @@ describe("backtest", () => {
   it("agrees with evaluateThreshold at every result", () => {
     const twoPeriods = policy({
       periods: [
-        period({ weeks: [{ week: null, dayOfWeek: 4 }], calcMethod: "=", warning: 5, critical: 15, hours: hours(Array.from({ length: 24 }, (_, h) => 80 + h)) }),
+        period({
+          weeks: [{ week: null, dayOfWeek: 4 }],
+          calcMethod: "=",
+          warning: 5,
+          critical: 15,
+          hours: hours(Array.from({ length: 24 }, (_, h) => 80 + h)),
+        }),
         period({ calcMethod: "<", hours: hours(Array.from({ length: 24 }, (_, h) => (h % 5 === 0 ? null : 100 + 3 * h))) }),
       ],
       timeZone: "Europe/Stockholm",

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { AgentCheck } from "@tidemark/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonPath, runHttpCheck } from "../../src/checks/http.ts";
-import { runShellCheck } from "../../src/checks/shell.ts";
+import { shellRunner } from "../../src/checks/shell.ts";
+import { ShellWorkerPool } from "../../src/checks/shell-workers.ts";
 import { ensureMonitoringPlugins, PLUGINS } from "../plugins.ts";
 
 const check = (url: string, items: [string, string][], timeoutMs = 5000): AgentCheck => ({
@@ -16,6 +17,8 @@ const check = (url: string, items: [string, string][], timeoutMs = 5000): AgentC
   items: items.map(([name, exec]) => ({ name, key: `h-s-${name}`, exec })),
 });
 
+const workers = new ShellWorkerPool();
+const runShellCheck = shellRunner(workers);
 let server: http.Server;
 let port: number;
 beforeAll(async () => {
@@ -28,7 +31,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   port = (server.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(async () => {
+  workers.close();
+  await new Promise<void>((r) => server.close(() => r()));
+});
 
 describe("shell checks with Debian's plugins", () => {
   it("runs check_dummy and check_tcp and reads their status and perfdata", async () => {
@@ -54,6 +60,26 @@ describe("shell checks with Debian's plugins", () => {
     const [result] = await runShellCheck(check("shell://localhost", [["slow", "sleep 5; echo 'OK | x=1'"]], 200), controller.signal);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result).toMatchObject({ status: 3, value: null, output: "timed out after 200 ms" });
+    // The worker that ran it was killed and replaced: the next command runs normally.
+    const [after] = await runShellCheck(
+      check("shell://localhost", [["ok", `${PLUGINS}/check_dummy 0 fine`]]),
+      new AbortController().signal,
+    );
+    expect(after).toMatchObject({ status: 0, output: "OK: fine" });
+  });
+
+  it("reuses a few shell workers for many runs, running commands side by side", async () => {
+    const runs = Array.from({ length: 40 }, (_, i) =>
+      runShellCheck(check("shell://localhost", [["v", `echo 'OK | v=${i}'; exit ${i % 4}`]]), new AbortController().signal),
+    );
+    const results = (await Promise.all(runs)).flat();
+    expect(results.map((r) => [r.value, r.status])).toEqual(Array.from({ length: 40 }, (_, i) => [i, i % 4]));
+    expect(workers.size).toBeLessThanOrEqual(40);
+    const [quoted] = await runShellCheck(
+      check("shell://localhost", [["q", `printf '%s | x=%d\\n' "it's ok" 3`]]),
+      new AbortController().signal,
+    );
+    expect(quoted).toMatchObject({ value: 3, output: "it's ok" });
   });
 });
 

@@ -83,7 +83,7 @@ describe("Shipper", () => {
     const s = shipper(await receiver.listen(), new Spool(tempDir(), 1e6));
     s.start();
     s.add(Array.from({ length: 25 }, (_, i) => result(i)));
-    await until(() => receiver.received.length === 25);
+    await until(() => s.totals.sent === 25);
     expect([...receiver.batches.values()].map((b) => b.length)).toEqual([10, 10, 5]);
     expect(s.totals).toEqual({ sent: 25, spooled: 0, rejected: 0, dropped: 0 });
     await s.stop();

@@ -15,14 +15,24 @@ const filesSchema = z.object({
 function outline(configuration: Configuration) {
   return configuration.hosts.map((h) => ({
     name: h.name,
-    services: h.services.map((s) => ({ name: s.name, url: s.url, schedules: s.schedules, items: s.items.map((i) => ({ name: i.name, hasPolicy: i.policy !== null })) })),
+    services: h.services.map((s) => ({
+      name: s.name,
+      url: s.url,
+      schedules: s.schedules,
+      items: s.items.map((i) => ({ name: i.name, hasPolicy: i.policy !== null })),
+    })),
   }));
 }
 
 function counts(configuration: Configuration) {
   const services = configuration.hosts.flatMap((h) => h.services);
   const items = services.flatMap((s) => s.items);
-  return { hosts: configuration.hosts.length, services: services.length, items: items.length, policies: items.filter((i) => i.policy).length };
+  return {
+    hosts: configuration.hosts.length,
+    services: services.length,
+    items: items.length,
+    policies: items.filter((i) => i.policy).length,
+  };
 }
 
 function parseFiles(files: z.infer<typeof filesSchema>) {
@@ -40,7 +50,10 @@ export const bischeckRouter = createTRPCRouter({
     const parsed = parseFiles(input);
     if (!parsed.ok) return parsed;
     const names = parsed.configuration.hosts.map((h) => h.name);
-    const existing = await ctx.db.prisma.host.findMany({ where: { organizationId: ctx.org.id, name: { in: names } }, select: { name: true } });
+    const existing = await ctx.db.prisma.host.findMany({
+      where: { organizationId: ctx.org.id, name: { in: names } },
+      select: { name: true },
+    });
     return {
       ok: true as const,
       counts: counts(parsed.configuration),
@@ -51,7 +64,8 @@ export const bischeckRouter = createTRPCRouter({
   }),
   commitImport: editorProcedure.input(filesSchema).mutation(async ({ ctx, input }) => {
     const parsed = parseFiles(input);
-    if (!parsed.ok) throw new TRPCError({ code: "BAD_REQUEST", message: `the files have ${parsed.issues.length} problem(s); preview them first` });
+    if (!parsed.ok)
+      throw new TRPCError({ code: "BAD_REQUEST", message: `the files have ${parsed.issues.length} problem(s); preview them first` });
     const existing = await ctx.db.prisma.host.count({
       where: { organizationId: ctx.org.id, name: { in: parsed.configuration.hosts.map((h) => h.name) } },
     });

@@ -57,11 +57,15 @@ const actorOf = (org: { id: string; userId: string }): Actor => ({ organizationI
 const hostsRouter = createTRPCRouter({
   list: viewerProcedure.input(z.object(page)).query(({ ctx, input }) => listHosts(ctx.db, ctx.org.id, input)),
   get: viewerProcedure.input(z.object({ id })).query(({ ctx, input }) => configErrors(() => getHost(ctx.db, ctx.org.id, input.id))),
-  create: editorProcedure.input(hostFieldsSchema).mutation(({ ctx, input }) => configErrors(() => createHost(ctx.db, actorOf(ctx.org), input))),
+  create: editorProcedure
+    .input(hostFieldsSchema)
+    .mutation(({ ctx, input }) => configErrors(() => createHost(ctx.db, actorOf(ctx.org), input))),
   update: editorProcedure
     .input(z.object({ id, fields: hostFieldsSchema }))
     .mutation(({ ctx, input }) => configErrors(() => updateHost(ctx.db, actorOf(ctx.org), input.id, input.fields))),
-  delete: editorProcedure.input(z.object({ id })).mutation(({ ctx, input }) => configErrors(() => deleteHost(ctx.db, actorOf(ctx.org), input.id))),
+  delete: editorProcedure
+    .input(z.object({ id }))
+    .mutation(({ ctx, input }) => configErrors(() => deleteHost(ctx.db, actorOf(ctx.org), input.id))),
   clone: editorProcedure
     .input(z.object({ id, name: nameSchema }))
     .mutation(({ ctx, input }) => configErrors(() => cloneHost(ctx.db, actorOf(ctx.org), input.id, input.name))),
@@ -92,7 +96,9 @@ const servicesRouter = createTRPCRouter({
   update: editorProcedure
     .input(z.object({ id, fields: serviceFieldsSchema }))
     .mutation(({ ctx, input }) => configErrors(() => updateService(ctx.db, actorOf(ctx.org), input.id, input.fields))),
-  delete: editorProcedure.input(z.object({ id })).mutation(({ ctx, input }) => configErrors(() => deleteService(ctx.db, actorOf(ctx.org), input.id))),
+  delete: editorProcedure
+    .input(z.object({ id }))
+    .mutation(({ ctx, input }) => configErrors(() => deleteService(ctx.db, actorOf(ctx.org), input.id))),
   clone: editorProcedure
     .input(z.object({ id, name: nameSchema, hostId: id.optional() }))
     .mutation(({ ctx, input }) => configErrors(() => cloneService(ctx.db, actorOf(ctx.org), input.id, input.name, input.hostId))),
@@ -118,7 +124,9 @@ const itemsRouter = createTRPCRouter({
   update: editorProcedure
     .input(z.object({ id, fields: itemFieldsSchema }))
     .mutation(({ ctx, input }) => configErrors(() => updateItem(ctx.db, actorOf(ctx.org), input.id, input.fields))),
-  delete: editorProcedure.input(z.object({ id })).mutation(({ ctx, input }) => configErrors(() => deleteItem(ctx.db, actorOf(ctx.org), input.id))),
+  delete: editorProcedure
+    .input(z.object({ id }))
+    .mutation(({ ctx, input }) => configErrors(() => deleteItem(ctx.db, actorOf(ctx.org), input.id))),
   clone: editorProcedure
     .input(z.object({ id, name: nameSchema }))
     .mutation(({ ctx, input }) => configErrors(() => cloneItem(ctx.db, actorOf(ctx.org), input.id, input.name))),

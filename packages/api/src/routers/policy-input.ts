@@ -10,4 +10,7 @@ function isTimeZone(timeZone: string): boolean {
 }
 
 /** A policy from the editor: the shared schema, plus a time zone the engine can read hours in. */
-export const editablePolicySchema = thresholdPolicySchema.refine((p) => isTimeZone(p.timeZone), { path: ["timeZone"], message: "unknown time zone" });
+export const editablePolicySchema = thresholdPolicySchema.refine((p) => isTimeZone(p.timeZone), {
+  path: ["timeZone"],
+  message: "unknown time zone",
+});

@@ -7,11 +7,15 @@ import { editablePolicySchema } from "./policy-input.ts";
 
 /** The threshold editor: an item's policy, saving it, and suggestions from history. */
 export const thresholdsRouter = createTRPCRouter({
-  item: viewerProcedure.input(z.object({ id: z.uuid() })).query(({ ctx, input }) => configErrors(() => getItem(ctx.db, ctx.org.id, input.id))),
+  item: viewerProcedure
+    .input(z.object({ id: z.uuid() }))
+    .query(({ ctx, input }) => configErrors(() => getItem(ctx.db, ctx.org.id, input.id))),
   save: editorProcedure
     .input(z.object({ itemId: z.uuid(), policy: editablePolicySchema, revision: z.number().int().positive().nullable() }))
     .mutation(({ ctx, input }) =>
-      configErrors(() => saveItemPolicy(ctx.db, { organizationId: ctx.org.id, userId: ctx.org.userId }, input.itemId, input.policy, input.revision)),
+      configErrors(() =>
+        saveItemPolicy(ctx.db, { organizationId: ctx.org.id, userId: ctx.org.userId }, input.itemId, input.policy, input.revision),
+      ),
     ),
   suggest: viewerProcedure
     .input(

@@ -29,6 +29,8 @@ export function TimelineCanvas(props: {
 }) {
   const { lanes, width, window, selected } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
+  // The drag lives in a ref for the handlers (events can outrun re-renders) and in state for drawing.
+  const dragRef = useRef<{ x0: number; x1: number } | null>(null);
   const [drag, setDrag] = useState<{ x0: number; x1: number } | null>(null);
   const height = AXIS_HEIGHT + lanes.length * LANE_HEIGHT;
   const ticks = useMemo(() => timeTicks(window, Math.max(2, Math.floor(width / 110))), [window, width]);
@@ -120,16 +122,21 @@ export function TimelineCanvas(props: {
         data-testid="timeline-canvas"
         style={{ width, height, cursor: drag ? "col-resize" : "crosshair", touchAction: "none" }}
         onPointerDown={(e) => {
+          e.preventDefault();
           const p = position(e);
           e.currentTarget.setPointerCapture(e.pointerId);
-          setDrag({ x0: p.x, x1: p.x });
+          dragRef.current = { x0: p.x, x1: p.x };
+          setDrag(dragRef.current);
         }}
         onPointerMove={(e) => {
-          if (drag) setDrag({ ...drag, x1: position(e).x });
+          if (!dragRef.current) return;
+          dragRef.current = { ...dragRef.current, x1: position(e).x };
+          setDrag(dragRef.current);
         }}
         onPointerUp={(e) => {
           const p = position(e);
-          const current = drag;
+          const current = dragRef.current;
+          dragRef.current = null;
           setDrag(null);
           if (!current) return;
           if (Math.abs(p.x - current.x0) > 6) {

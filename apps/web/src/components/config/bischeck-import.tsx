@@ -92,13 +92,15 @@ export function BischeckImport() {
           </div>
         )}
         {p?.ok && !commit.data && (
-          <div className="import-preview" aria-label="Import preview">
+          <section className="import-preview" aria-label="Import preview">
             <p>
-              Will create <strong>{p.counts.hosts} hosts</strong>, <strong>{p.counts.services} services</strong>, <strong>{p.counts.items} service items</strong> and{" "}
-              <strong>{p.counts.policies} threshold policies</strong>.
+              Will create <strong>{p.counts.hosts} hosts</strong>, <strong>{p.counts.services} services</strong>,{" "}
+              <strong>{p.counts.items} service items</strong> and <strong>{p.counts.policies} threshold policies</strong>.
             </p>
             {p.existingHosts.length > 0 && (
-              <p className="error">These hosts already exist, so nothing can be imported: {p.existingHosts.join(", ")}. Rename or delete them first.</p>
+              <p className="error">
+                These hosts already exist, so nothing can be imported: {p.existingHosts.join(", ")}. Rename or delete them first.
+              </p>
             )}
             {p.warnings.length > 0 && (
               <details>
@@ -117,7 +119,10 @@ export function BischeckImport() {
                   <ul>
                     {h.services.map((s) => (
                       <li key={s.name}>
-                        <span className="mono">{s.name}</span> <span className="muted">{s.url} · {s.schedules.join(", ")}</span>
+                        <span className="mono">{s.name}</span>{" "}
+                        <span className="muted">
+                          {s.url} · {s.schedules.join(", ")}
+                        </span>
                         <ul>
                           {s.items.map((i) => (
                             <li key={i.name} className="mono">
@@ -135,12 +140,12 @@ export function BischeckImport() {
               {commit.isPending ? "Importing…" : "Confirm import"}
             </button>
             {commit.isError && <p className="error">{commit.error.message}</p>}
-          </div>
+          </section>
         )}
         {commit.data && (
           <p role="status">
-            Imported {commit.data.hosts} hosts, {commit.data.services} services, {commit.data.items} items and {commit.data.policies} threshold policies.{" "}
-            <Link href="/config/hosts">See the hosts</Link>.
+            Imported {commit.data.hosts} hosts, {commit.data.services} services, {commit.data.items} items and {commit.data.policies}{" "}
+            threshold policies. <Link href="/config/hosts">See the hosts</Link>.
           </p>
         )}
       </section>
@@ -165,7 +170,8 @@ export function BischeckImport() {
         {exported.data && (
           <p className="muted">
             Exported {exported.data.counts.hosts} hosts, {exported.data.counts.services} services, {exported.data.counts.items} items.
-            {exported.data.warnings.length > 0 && ` ${exported.data.warnings.length} warning(s): ${exported.data.warnings.slice(0, 3).join("; ")}`}
+            {exported.data.warnings.length > 0 &&
+              ` ${exported.data.warnings.length} warning(s): ${exported.data.warnings.slice(0, 3).join("; ")}`}
           </p>
         )}
       </section>

@@ -5,7 +5,17 @@ import { type ReactNode, useRef, useState } from "react";
 import { serverErrors } from "./use-zod-form";
 
 /** A button that asks before it acts; the question names what will be lost. */
-export function ConfirmButton({ label, question, onConfirm, danger = true }: { label: string; question: ReactNode; onConfirm: () => Promise<unknown>; danger?: boolean }) {
+export function ConfirmButton({
+  label,
+  question,
+  onConfirm,
+  danger = true,
+}: {
+  label: string;
+  question: ReactNode;
+  onConfirm: () => Promise<unknown>;
+  danger?: boolean;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -47,7 +57,15 @@ export function ConfirmButton({ label, question, onConfirm, danger = true }: { l
 }
 
 /** Clone under a new name, validated with the model's name rule before it is sent. */
-export function CloneButton({ what, initialName, onClone }: { what: string; initialName: string; onClone: (name: string) => Promise<unknown> }) {
+export function CloneButton({
+  what,
+  initialName,
+  onClone,
+}: {
+  what: string;
+  initialName: string;
+  onClone: (name: string) => Promise<unknown>;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [name, setName] = useState(`${initialName}-copy`);
   const [error, setError] = useState<string | null>(null);
@@ -81,7 +99,14 @@ export function CloneButton({ what, initialName, onClone }: { what: string; init
         >
           <label className="field">
             <span>Name of the copy</span>
-            <input aria-label="Name of the copy" value={name} onChange={(e) => { setName(e.target.value); setError(null); }} />
+            <input
+              aria-label="Name of the copy"
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+                setError(null);
+              }}
+            />
             {error && <span className="field-error">{error}</span>}
           </label>
           <div className="dialog-actions">

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
+import { CreatePanel } from "./create-panel";
 import { CloneButton, ConfirmButton } from "./dialogs";
 import { HostForm } from "./host-form";
 import { ServiceForm } from "./service-form";
@@ -19,7 +20,6 @@ export function HostDetail({ hostId }: { hostId: string }) {
   const remove = useMutation(trpc.config.hosts.delete.mutationOptions());
   const clone = useMutation(trpc.config.hosts.clone.mutationOptions());
   const createService = useMutation(trpc.config.services.create.mutationOptions());
-  const [adding, setAdding] = useState(false);
   const [saved, setSaved] = useState(false);
 
   if (host.isError) return <p className="error">{host.error.message}</p>;
@@ -36,7 +36,11 @@ export function HostDetail({ hostId }: { hostId: string }) {
           <h1 className="mono">{h.name}</h1>
         </div>
         <div className="actions">
-          <CloneButton what="host" initialName={h.name} onClone={async (name) => router.push(`/config/hosts/${(await clone.mutateAsync({ id: hostId, name })).id}`)} />
+          <CloneButton
+            what="host"
+            initialName={h.name}
+            onClone={async (name) => router.push(`/config/hosts/${(await clone.mutateAsync({ id: hostId, name })).id}`)}
+          />
           <ConfirmButton
             label="Delete host"
             question={`Delete host ${h.name} with all its services and items? Their stored history is kept.`}
@@ -61,29 +65,15 @@ export function HostDetail({ hostId }: { hostId: string }) {
         />
         {saved && <p className="muted">Saved.</p>}
       </section>
-      {adding ? (
-        <section className="panel" aria-label="New service">
-          <div className="panel-head">
-            <h2>New service on {h.name}</h2>
-            <button type="button" className="secondary" onClick={() => setAdding(false)}>
-              Cancel
-            </button>
-          </div>
-          <ServiceForm
-            submitLabel="Create service"
-            onSubmit={async (fields) => {
-              const service = await createService.mutateAsync({ hostId, fields });
-              router.push(`/config/services/${service.id}`);
-            }}
-          />
-        </section>
-      ) : (
-        <div>
-          <button type="button" onClick={() => setAdding(true)}>
-            Add service
-          </button>
-        </div>
-      )}
+      <CreatePanel label="Add service" title={`New service on ${h.name}`}>
+        <ServiceForm
+          submitLabel="Create service"
+          onSubmit={async (fields) => {
+            const service = await createService.mutateAsync({ hostId, fields });
+            router.push(`/config/services/${service.id}`);
+          }}
+        />
+      </CreatePanel>
       <ServicesList hostId={hostId} />
     </div>
   );

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
+import { CreatePanel } from "./create-panel";
 import { HostForm } from "./host-form";
 import { Pager, useKeyset } from "./keyset";
 
@@ -14,37 +15,35 @@ export function HostsList() {
   const trpc = useTRPC();
   const router = useRouter();
   const [search, setSearch] = useState("");
-  const [creating, setCreating] = useState(false);
   const keyset = useKeyset();
-  const hosts = useQuery({ ...trpc.config.hosts.list.queryOptions({ search: search || undefined, after: keyset.after, limit: PAGE }), placeholderData: keepPreviousData });
+  const hosts = useQuery({
+    ...trpc.config.hosts.list.queryOptions({ search: search || undefined, after: keyset.after, limit: PAGE }),
+    placeholderData: keepPreviousData,
+  });
   const create = useMutation(trpc.config.hosts.create.mutationOptions());
   return (
     <div className="stack">
-      {creating && (
-        <section className="panel" aria-label="New host">
-          <div className="panel-head">
-            <h2>New host</h2>
-            <button type="button" className="secondary" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-          </div>
-          <HostForm
-            submitLabel="Create host"
-            onSubmit={async (fields) => {
-              const host = await create.mutateAsync(fields);
-              router.push(`/config/hosts/${host.id}`);
-            }}
-          />
-        </section>
-      )}
+      <CreatePanel label="New host" title="New host">
+        <HostForm
+          submitLabel="Create host"
+          onSubmit={async (fields) => {
+            const host = await create.mutateAsync(fields);
+            router.push(`/config/hosts/${host.id}`);
+          }}
+        />
+      </CreatePanel>
       <section className="panel">
         <div className="panel-head">
-          <input type="search" placeholder="Search hosts…" aria-label="Search hosts" value={search} onChange={(e) => { setSearch(e.target.value); keyset.reset(); }} />
-          {!creating && (
-            <button type="button" onClick={() => setCreating(true)}>
-              New host
-            </button>
-          )}
+          <input
+            type="search"
+            placeholder="Search hosts…"
+            aria-label="Search hosts"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              keyset.reset();
+            }}
+          />
         </div>
         <table className="table">
           <thead>

@@ -31,7 +31,10 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
   const [templateMessage, setTemplateMessage] = useState<string | null>(null);
   const keyset = useKeyset();
   const filters = { serviceId, search: search || undefined, policy: policy || undefined, runner: runner || undefined, sort };
-  const items = useQuery({ ...trpc.config.items.list.queryOptions({ ...filters, after: keyset.after, limit: PAGE }), placeholderData: keepPreviousData });
+  const items = useQuery({
+    ...trpc.config.items.list.queryOptions({ ...filters, after: keyset.after, limit: PAGE }),
+    placeholderData: keepPreviousData,
+  });
   const apply = useMutation(trpc.config.items.applyTemplate.mutationOptions());
   const change = (f: () => void) => {
     f();
@@ -58,7 +61,13 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
   return (
     <section className="panel" aria-label="Service items">
       <div className="panel-head filters">
-        <input type="search" placeholder="Search host-service-item or exec…" aria-label="Search items" value={search} onChange={(e) => change(() => setSearch(e.target.value))} />
+        <input
+          type="search"
+          placeholder="Search host-service-item or exec…"
+          aria-label="Search items"
+          value={search}
+          onChange={(e) => change(() => setSearch(e.target.value))}
+        />
         <select aria-label="Threshold filter" value={policy} onChange={(e) => change(() => setPolicy(e.target.value as typeof policy))}>
           <option value="">any threshold</option>
           <option value="with">with a threshold</option>
@@ -72,12 +81,17 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
             </option>
           ))}
         </select>
-        <button type="button" className="secondary" aria-label={`Sort ${sort === "asc" ? "descending" : "ascending"}`} onClick={() => change(() => setSort(sort === "asc" ? "desc" : "asc"))}>
+        <button
+          type="button"
+          className="secondary"
+          aria-label={`Sort ${sort === "asc" ? "descending" : "ascending"}`}
+          onClick={() => change(() => setSort(sort === "asc" ? "desc" : "asc"))}
+        >
           Series {sort === "asc" ? "A→Z" : "Z→A"}
         </button>
       </div>
       {selected.size > 0 && (
-        <div className="bulk-bar" role="group" aria-label="Apply a threshold template">
+        <fieldset className="bulk-bar" aria-label="Apply a threshold template">
           <span>{selected.size} selected · share the threshold of</span>
           <select aria-label="Template source" value={templateSource} onChange={(e) => setTemplateSource(e.target.value)}>
             <option value="">choose an item…</option>
@@ -88,11 +102,16 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
             ))}
           </select>
           <span>as template</span>
-          <input aria-label="Template name" placeholder="template name" value={templateName} onChange={(e) => setTemplateName(e.target.value)} />
+          <input
+            aria-label="Template name"
+            placeholder="template name"
+            value={templateName}
+            onChange={(e) => setTemplateName(e.target.value)}
+          />
           <button type="button" disabled={!templateSource || apply.isPending} onClick={applyTemplate}>
             Apply to {selected.size}
           </button>
-        </div>
+        </fieldset>
       )}
       {templateMessage && <p className="muted">{templateMessage}</p>}
       <table className="table">
@@ -108,7 +127,7 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
         <tbody>
           {items.data?.rows.map((i) => (
             <tr key={i.id} onClick={() => router.push(`/items/${i.id}`)}>
-              <td onClick={(e) => e.stopPropagation()}>
+              <td onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
                 <input
                   type="checkbox"
                   aria-label={`Select ${i.seriesKey}`}
@@ -130,7 +149,7 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
                 {i.execStatement}
               </td>
               <td className="muted">{i.runner}</td>
-              <td>{i.policyId ? (i.policyName ? `template ${i.policyName}` : "24-hour") : <span className="muted">none</span>}</td>
+              <td>{i.policyId ? i.policyName ? `template ${i.policyName}` : "24-hour" : <span className="muted">none</span>}</td>
             </tr>
           ))}
           {items.data?.rows.length === 0 && (

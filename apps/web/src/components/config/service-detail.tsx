@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
+import { CreatePanel } from "./create-panel";
 import { CloneButton, ConfirmButton } from "./dialogs";
 import { ItemForm } from "./item-form";
 import { ItemsList } from "./items-list";
@@ -19,7 +20,6 @@ export function ServiceDetail({ serviceId }: { serviceId: string }) {
   const remove = useMutation(trpc.config.services.delete.mutationOptions());
   const clone = useMutation(trpc.config.services.clone.mutationOptions());
   const createItem = useMutation(trpc.config.items.create.mutationOptions());
-  const [adding, setAdding] = useState(false);
   const [saved, setSaved] = useState(false);
 
   if (service.isError) return <p className="error">{service.error.message}</p>;
@@ -38,7 +38,11 @@ export function ServiceDetail({ serviceId }: { serviceId: string }) {
           </h1>
         </div>
         <div className="actions">
-          <CloneButton what="service" initialName={s.fields.name} onClone={async (name) => router.push(`/config/services/${(await clone.mutateAsync({ id: serviceId, name })).id}`)} />
+          <CloneButton
+            what="service"
+            initialName={s.fields.name}
+            onClone={async (name) => router.push(`/config/services/${(await clone.mutateAsync({ id: serviceId, name })).id}`)}
+          />
           <ConfirmButton
             label="Delete service"
             question={`Delete service ${s.host}-${s.fields.name} and its items? Their stored history is kept.`}
@@ -63,29 +67,15 @@ export function ServiceDetail({ serviceId }: { serviceId: string }) {
         />
         {saved && <p className="muted">Saved.</p>}
       </section>
-      {adding ? (
-        <section className="panel" aria-label="New service item">
-          <div className="panel-head">
-            <h2>New item on {s.host}-{s.fields.name}</h2>
-            <button type="button" className="secondary" onClick={() => setAdding(false)}>
-              Cancel
-            </button>
-          </div>
-          <ItemForm
-            submitLabel="Create item"
-            onSubmit={async (fields) => {
-              const item = await createItem.mutateAsync({ serviceId, fields, policy: null });
-              router.push(`/items/${item.id}`);
-            }}
-          />
-        </section>
-      ) : (
-        <div>
-          <button type="button" onClick={() => setAdding(true)}>
-            Add item
-          </button>
-        </div>
-      )}
+      <CreatePanel label="Add item" title={`New item on ${s.host}-${s.fields.name}`}>
+        <ItemForm
+          submitLabel="Create item"
+          onSubmit={async (fields) => {
+            const item = await createItem.mutateAsync({ serviceId, fields, policy: null });
+            router.push(`/items/${item.id}`);
+          }}
+        />
+      </CreatePanel>
       <ItemsList serviceId={serviceId} />
     </div>
   );

@@ -23,7 +23,16 @@ export function ServicesList({ hostId }: { hostId?: string }) {
     <section className="panel" aria-label="Services">
       <div className="panel-head">
         <h2>Services</h2>
-        <input type="search" placeholder="Search host-service or URL…" aria-label="Search services" value={search} onChange={(e) => { setSearch(e.target.value); keyset.reset(); }} />
+        <input
+          type="search"
+          placeholder="Search host-service or URL…"
+          aria-label="Search services"
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            keyset.reset();
+          }}
+        />
       </div>
       <table className="table">
         <thead>

@@ -25,7 +25,15 @@ function hourPoints(period: Period): HourPoint[] {
     const h = hour % 24;
     const entry = period.hours.entries[h] ?? null;
     const levels = period.hours.levels[h] ?? null;
-    if (entry?.kind !== "constant") return { hour, threshold: null, warningBand: null, criticalLine: null, warningLowBand: null, expression: entry?.kind === "expression" };
+    if (entry?.kind !== "constant")
+      return {
+        hour,
+        threshold: null,
+        warningBand: null,
+        criticalLine: null,
+        warningLowBand: null,
+        expression: entry?.kind === "expression",
+      };
     const b = boundaries(period.calcMethod, entry.value, levels?.warning ?? period.warning, levels?.critical ?? period.critical);
     const band = (a: number, c: number): [number, number] => [Math.min(a, c), Math.max(a, c)];
     return {
@@ -97,13 +105,56 @@ export function DayCurveChart({ period, onChange, readOnly }: { period: Period; 
         <ResponsiveContainer width="100%" height={HEIGHT}>
           <ComposedChart data={data} margin={MARGIN}>
             <CartesianGrid stroke="#233042" strokeDasharray="3 3" />
-            <XAxis dataKey="hour" type="number" domain={[0, 24]} ticks={[0, 3, 6, 9, 12, 15, 18, 21, 24]} tickFormatter={(h) => `${String(h).padStart(2, "0")}:00`} stroke="#8da2bb" height={X_AXIS_HEIGHT} />
+            <XAxis
+              dataKey="hour"
+              type="number"
+              domain={[0, 24]}
+              ticks={[0, 3, 6, 9, 12, 15, 18, 21, 24]}
+              tickFormatter={(h) => `${String(h).padStart(2, "0")}:00`}
+              stroke="#8da2bb"
+              height={X_AXIS_HEIGHT}
+            />
             <YAxis domain={[0, yMax]} allowDataOverflow stroke="#8da2bb" width={Y_AXIS_WIDTH} />
-            <Tooltip contentStyle={{ background: "#111a27", border: "1px solid #2b3a50" }} labelFormatter={(h) => `${String(h).padStart(2, "0")}:00`} />
-            <Area dataKey="warningBand" stroke="none" fill="#f59e0b" fillOpacity={0.22} isAnimationActive={false} name="warning band" connectNulls={false} />
-            <Area dataKey="warningLowBand" stroke="none" fill="#f59e0b" fillOpacity={0.22} isAnimationActive={false} name="warning band (low)" connectNulls={false} />
-            <Line dataKey="criticalLine" stroke="#ef4444" strokeDasharray="5 4" dot={false} isAnimationActive={false} name="critical" connectNulls={false} />
-            <Line dataKey="threshold" stroke="#e5edf7" strokeWidth={2} dot={readOnly ? false : { r: 4, fill: "#3b82f6", cursor: "ns-resize" }} isAnimationActive={false} name="threshold" connectNulls={false} />
+            <Tooltip
+              contentStyle={{ background: "#111a27", border: "1px solid #2b3a50" }}
+              labelFormatter={(h) => `${String(h).padStart(2, "0")}:00`}
+            />
+            <Area
+              dataKey="warningBand"
+              stroke="none"
+              fill="#f59e0b"
+              fillOpacity={0.22}
+              isAnimationActive={false}
+              name="warning band"
+              connectNulls={false}
+            />
+            <Area
+              dataKey="warningLowBand"
+              stroke="none"
+              fill="#f59e0b"
+              fillOpacity={0.22}
+              isAnimationActive={false}
+              name="warning band (low)"
+              connectNulls={false}
+            />
+            <Line
+              dataKey="criticalLine"
+              stroke="#ef4444"
+              strokeDasharray="5 4"
+              dot={false}
+              isAnimationActive={false}
+              name="critical"
+              connectNulls={false}
+            />
+            <Line
+              dataKey="threshold"
+              stroke="#e5edf7"
+              strokeWidth={2}
+              dot={readOnly ? false : { r: 4, fill: "#3b82f6", cursor: "ns-resize" }}
+              isAnimationActive={false}
+              name="threshold"
+              connectNulls={false}
+            />
           </ComposedChart>
         </ResponsiveContainer>
       </div>

@@ -49,7 +49,12 @@ function highlighted(source: string, errorAt: number | null): ReactNode[] {
       );
     }
   }
-  if (errorAt !== null && errorAt >= source.length) nodes.push(<span key="end" className="expr-error-at expr-error-end"> </span>);
+  if (errorAt !== null && errorAt >= source.length)
+    nodes.push(
+      <span key="end" className="expr-error-at expr-error-end">
+        {" "}
+      </span>,
+    );
   return nodes;
 }
 
@@ -137,11 +142,12 @@ export function ExpressionInput({ value, onChange, label }: { value: string; onC
         />
       </div>
       {suggestions.length > 0 && (
-        <ul className="expr-suggestions" id={listId} role="listbox">
+        <div className="expr-suggestions" id={listId} role="listbox">
           {suggestions.map((s, i) => (
-            <li
+            <div
               key={s.label}
               role="option"
+              tabIndex={-1}
               aria-selected={i === active}
               onMouseDown={(e) => {
                 e.preventDefault();
@@ -149,9 +155,9 @@ export function ExpressionInput({ value, onChange, label }: { value: string; onC
               }}
             >
               <span className="mono">{s.label}</span> <span className="muted">{s.detail}</span>
-            </li>
+            </div>
           ))}
-        </ul>
+        </div>
       )}
       {problem && (
         <p className="field-error expr-message" role="alert">

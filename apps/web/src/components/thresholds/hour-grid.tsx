@@ -14,7 +14,10 @@ const hourLabel = (h: number) => `${String(h).padStart(2, "0")}:00`;
 function convert(entry: HourEntry, to: Kind): HourEntry {
   if (to === "empty") return null;
   if (to === "constant") return { kind: "constant", value: entry?.kind === "constant" ? entry.value : 0 };
-  return { kind: "expression", source: entry?.kind === "expression" ? entry.source : entry?.kind === "constant" ? String(entry.value) : "" };
+  return {
+    kind: "expression",
+    source: entry?.kind === "expression" ? entry.source : entry?.kind === "constant" ? String(entry.value) : "",
+  };
 }
 
 /**
@@ -23,11 +26,12 @@ function convert(entry: HourEntry, to: Kind): HourEntry {
  */
 export function HourGrid({ period, onChange, errors }: { period: Period; onChange: (p: Period) => void; errors: Map<string, string> }) {
   return (
-    <div className="hour-grid" role="group" aria-label="Hour entries">
+    <fieldset className="hour-grid" aria-label="Hour entries">
       {period.hours.entries.map((entry, hour) => {
         const kind = kindOf(entry);
         const levels = period.hours.levels[hour] ?? null;
-        const error = errors.get(`hours.entries.${hour}`) ?? errors.get(`hours.entries.${hour}.value`) ?? errors.get(`hours.entries.${hour}.source`);
+        const error =
+          errors.get(`hours.entries.${hour}`) ?? errors.get(`hours.entries.${hour}.value`) ?? errors.get(`hours.entries.${hour}.source`);
         const setLevels = (next: Period["hours"]["levels"][number]) =>
           onChange({ ...period, hours: { ...period.hours, levels: period.hours.levels.map((l, h) => (h === hour ? next : l)) } });
         return (
@@ -71,13 +75,23 @@ export function HourGrid({ period, onChange, errors }: { period: Period; onChang
             {kind === "empty" && <span className="muted hour-na">no threshold</span>}
             {levels && (
               <div className="hour-levels">
+                {/* biome-ignore lint/a11y/noLabelWithoutControl: NumberField renders the input */}
                 <label>
                   W%
-                  <NumberField label={`Hour ${hour} warning`} value={levels.warning} onChange={(v) => v !== null && setLevels({ ...levels, warning: v })} />
+                  <NumberField
+                    label={`Hour ${hour} warning`}
+                    value={levels.warning}
+                    onChange={(v) => v !== null && setLevels({ ...levels, warning: v })}
+                  />
                 </label>
+                {/* biome-ignore lint/a11y/noLabelWithoutControl: NumberField renders the input */}
                 <label>
                   C%
-                  <NumberField label={`Hour ${hour} critical`} value={levels.critical} onChange={(v) => v !== null && setLevels({ ...levels, critical: v })} />
+                  <NumberField
+                    label={`Hour ${hour} critical`}
+                    value={levels.critical}
+                    onChange={(v) => v !== null && setLevels({ ...levels, critical: v })}
+                  />
                 </label>
               </div>
             )}
@@ -85,6 +99,6 @@ export function HourGrid({ period, onChange, errors }: { period: Period; onChang
           </div>
         );
       })}
-    </div>
+    </fieldset>
   );
 }

@@ -34,9 +34,17 @@ function ruleFrom(kind: RuleKind, month: number, day: number, week: number, week
 }
 
 const monthRuleText = (r: MonthRule) =>
-  r.month !== null && r.dayOfMonth !== null ? `${MONTHS[r.month - 1]} ${r.dayOfMonth}` : r.month !== null ? `month ${MONTHS[r.month - 1]}` : `day ${r.dayOfMonth} of the month`;
+  r.month !== null && r.dayOfMonth !== null
+    ? `${MONTHS[r.month - 1]} ${r.dayOfMonth}`
+    : r.month !== null
+      ? `month ${MONTHS[r.month - 1]}`
+      : `day ${r.dayOfMonth} of the month`;
 const weekRuleText = (r: WeekRule) =>
-  r.week !== null && r.dayOfWeek !== null ? `${WEEKDAYS[r.dayOfWeek - 1]} in week ${r.week}` : r.week !== null ? `week ${r.week}` : `every ${WEEKDAYS[(r.dayOfWeek ?? 1) - 1]}`;
+  r.week !== null && r.dayOfWeek !== null
+    ? `${WEEKDAYS[r.dayOfWeek - 1]} in week ${r.week}`
+    : r.week !== null
+      ? `week ${r.week}`
+      : `every ${WEEKDAYS[(r.dayOfWeek ?? 1) - 1]}`;
 
 /** A period's match rules, calc method and warning/critical levels. */
 export function PeriodEditor({ period, onChange, errors }: { period: Period; onChange: (p: Period) => void; errors: Map<string, string> }) {
@@ -48,7 +56,11 @@ export function PeriodEditor({ period, onChange, errors }: { period: Period; onC
 
   function addRule() {
     const rule = ruleFrom(kind, month, day, week, weekday);
-    onChange({ ...period, months: rule.months ? [...period.months, rule.months] : period.months, weeks: rule.weeks ? [...period.weeks, rule.weeks] : period.weeks });
+    onChange({
+      ...period,
+      months: rule.months ? [...period.months, rule.months] : period.months,
+      weeks: rule.weeks ? [...period.weeks, rule.weeks] : period.weeks,
+    });
   }
 
   return (
@@ -56,39 +68,67 @@ export function PeriodEditor({ period, onChange, errors }: { period: Period; onC
       <div className="field-row">
         <label className="field">
           <span>Calc method</span>
-          <select aria-label="Calc method" value={period.calcMethod} onChange={(e) => onChange({ ...period, calcMethod: e.target.value as CalcMethod })}>
+          <select
+            aria-label="Calc method"
+            value={period.calcMethod}
+            onChange={(e) => onChange({ ...period, calcMethod: e.target.value as CalcMethod })}
+          >
             <option value="<">{"< value should stay below"}</option>
             <option value=">">{"> value should stay above"}</option>
             <option value="=">= value should stay near</option>
           </select>
         </label>
+        {/* biome-ignore lint/a11y/noLabelWithoutControl: NumberField renders the input */}
         <label className="field">
           <span>Warning %</span>
-          <NumberField label="Warning %" value={period.warning} invalid={errors.has("warning")} onChange={(v) => onChange({ ...period, warning: v ?? Number.NaN })} />
+          <NumberField
+            label="Warning %"
+            value={period.warning}
+            invalid={errors.has("warning")}
+            onChange={(v) => onChange({ ...period, warning: v ?? Number.NaN })}
+          />
           {errors.get("warning") && <span className="field-error">{errors.get("warning")}</span>}
         </label>
+        {/* biome-ignore lint/a11y/noLabelWithoutControl: NumberField renders the input */}
         <label className="field">
           <span>Critical %</span>
-          <NumberField label="Critical %" value={period.critical} invalid={errors.has("critical")} onChange={(v) => onChange({ ...period, critical: v ?? Number.NaN })} />
+          <NumberField
+            label="Critical %"
+            value={period.critical}
+            invalid={errors.has("critical")}
+            onChange={(v) => onChange({ ...period, critical: v ?? Number.NaN })}
+          />
           {errors.get("critical") && <span className="field-error">{errors.get("critical")}</span>}
         </label>
       </div>
 
       <div className="rules">
         <span className="muted">Applies on:</span>
-        {period.months.length === 0 && period.weeks.length === 0 && <span className="chip">every day no other period claims (default)</span>}
+        {period.months.length === 0 && period.weeks.length === 0 && (
+          <span className="chip">every day no other period claims (default)</span>
+        )}
         {period.months.map((r, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a rule has no identity beyond its place; identical rules may repeat
           <span key={`m${i}-${r.month}-${r.dayOfMonth}`} className="chip">
             {monthRuleText(r)}
-            <button type="button" aria-label={`Remove rule ${monthRuleText(r)}`} onClick={() => onChange({ ...period, months: period.months.filter((_, j) => j !== i) })}>
+            <button
+              type="button"
+              aria-label={`Remove rule ${monthRuleText(r)}`}
+              onClick={() => onChange({ ...period, months: period.months.filter((_, j) => j !== i) })}
+            >
               ×
             </button>
           </span>
         ))}
         {period.weeks.map((r, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a rule has no identity beyond its place; identical rules may repeat
           <span key={`w${i}-${r.week}-${r.dayOfWeek}`} className="chip">
             {weekRuleText(r)}
-            <button type="button" aria-label={`Remove rule ${weekRuleText(r)}`} onClick={() => onChange({ ...period, weeks: period.weeks.filter((_, j) => j !== i) })}>
+            <button
+              type="button"
+              aria-label={`Remove rule ${weekRuleText(r)}`}
+              onClick={() => onChange({ ...period, weeks: period.weeks.filter((_, j) => j !== i) })}
+            >
               ×
             </button>
           </span>

@@ -28,7 +28,16 @@ export function PeriodList({
               </span>
             </button>
             <span className="period-actions">
-              <button type="button" className="icon-button" aria-label={`Move period ${i + 1} up`} disabled={i === 0} onClick={() => { onChange(movePeriod(policy, i, -1)); onSelect(i - 1); }}>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Move period ${i + 1} up`}
+                disabled={i === 0}
+                onClick={() => {
+                  onChange(movePeriod(policy, i, -1));
+                  onSelect(i - 1);
+                }}
+              >
                 ↑
               </button>
               <button
@@ -36,7 +45,10 @@ export function PeriodList({
                 className="icon-button"
                 aria-label={`Move period ${i + 1} down`}
                 disabled={i === policy.periods.length - 1}
-                onClick={() => { onChange(movePeriod(policy, i, 1)); onSelect(i + 1); }}
+                onClick={() => {
+                  onChange(movePeriod(policy, i, 1));
+                  onSelect(i + 1);
+                }}
               >
                 ↓
               </button>

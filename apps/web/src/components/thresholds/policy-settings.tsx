@@ -21,22 +21,42 @@ function textToHolidays(text: string): Holiday[] {
 }
 
 /** Soft/hard count, the state of a null value, the time zone hours are read in, and holidays. */
-export function PolicySettings({ policy, onChange, errors }: { policy: ThresholdPolicy; onChange: (p: ThresholdPolicy) => void; errors: Map<string, string> }) {
+export function PolicySettings({
+  policy,
+  onChange,
+  errors,
+}: {
+  policy: ThresholdPolicy;
+  onChange: (p: ThresholdPolicy) => void;
+  errors: Map<string, string>;
+}) {
   const [holidayText, setHolidayText] = useState(holidaysToText(policy.holidays));
   useEffect(() => {
-    setHolidayText((current) => (JSON.stringify(textToHolidays(current)) === JSON.stringify(policy.holidays) ? current : holidaysToText(policy.holidays)));
+    setHolidayText((current) =>
+      JSON.stringify(textToHolidays(current)) === JSON.stringify(policy.holidays) ? current : holidaysToText(policy.holidays),
+    );
   }, [policy.holidays]);
   const holidayError = [...errors].find(([k]) => k.startsWith("holidays"))?.[1];
   return (
     <div className="policy-settings">
+      {/* biome-ignore lint/a11y/noLabelWithoutControl: NumberField renders the input */}
       <label className="field">
         <span>Max soft (results before a state is hard)</span>
-        <NumberField label="Max soft" value={policy.maxSoft} invalid={errors.has("maxSoft")} onChange={(v) => onChange({ ...policy, maxSoft: v ?? Number.NaN })} />
+        <NumberField
+          label="Max soft"
+          value={policy.maxSoft}
+          invalid={errors.has("maxSoft")}
+          onChange={(v) => onChange({ ...policy, maxSoft: v ?? Number.NaN })}
+        />
         {errors.get("maxSoft") && <span className="field-error">{errors.get("maxSoft")}</span>}
       </label>
       <label className="field">
         <span>State of a null value</span>
-        <select aria-label="Null state" value={policy.nullState} onChange={(e) => onChange({ ...policy, nullState: e.target.value as State })}>
+        <select
+          aria-label="Null state"
+          value={policy.nullState}
+          onChange={(e) => onChange({ ...policy, nullState: e.target.value as State })}
+        >
           {["UNKNOWN", "OK", "WARNING", "CRITICAL"].map((s) => (
             <option key={s}>{s}</option>
           ))}

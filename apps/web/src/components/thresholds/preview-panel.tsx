@@ -3,17 +3,31 @@
 import { useMutation } from "@tanstack/react-query";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useState } from "react";
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { useTRPC } from "~/trpc/react";
 import { bounds, PRESETS, type Preset, type PreviewWindow, readWindow, toInputValue, writeWindow } from "./preview-window";
 
 const MAX_DRAWN_SPANS = 400;
 const SPAN_COLORS = { WARNING: "#f59e0b", CRITICAL: "#ef4444", UNKNOWN: "#a78bfa" } as const;
-const timeFormat = new Intl.DateTimeFormat("en-GB", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+const timeFormat = new Intl.DateTimeFormat("en-GB", {
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: "UTC",
+});
 
 interface Outcome {
-  summary: { alerts: number; criticalAlerts: number; warningMinutes: number; criticalMinutes: number; unknownMinutes: number; withoutThreshold: number; results: number };
+  summary: {
+    alerts: number;
+    criticalAlerts: number;
+    warningMinutes: number;
+    criticalMinutes: number;
+    unknownMinutes: number;
+    withoutThreshold: number;
+    results: number;
+  };
   errors: string[];
 }
 
@@ -55,7 +69,10 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
   const params = useSearchParams();
   const window = readWindow(new URLSearchParams(params.toString()));
   const [now, setNow] = useState(() => Date.now());
-  const { from, to } = useMemo(() => bounds(window, now), [window.kind === "preset" ? window.preset : `${window.from.getTime()}-${window.to.getTime()}`, now]);
+  const { from, to } = bounds(window, now);
+  // Primitive bounds: the effect below must only rerun when the window really changes.
+  const fromMs = from.getTime();
+  const toMs = to.getTime();
   const [customFrom, setCustomFrom] = useState(toInputValue(from));
   const [customTo, setCustomTo] = useState(toInputValue(to));
   const debouncedDraft = useDebounced(draft, 350);
@@ -64,8 +81,8 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
 
   useEffect(() => {
     if (!draftValid) return;
-    mutate({ itemId, from, to, draft: debouncedDraft });
-  }, [mutate, itemId, from, to, debouncedDraft, draftValid]);
+    mutate({ itemId, from: new Date(fromMs), to: new Date(toMs), draft: debouncedDraft });
+  }, [mutate, itemId, fromMs, toMs, debouncedDraft, draftValid]);
 
   function go(next: PreviewWindow) {
     router.replace(`${pathname}?${writeWindow(new URLSearchParams(params.toString()), next).toString()}`, { scroll: false });
@@ -83,7 +100,8 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
     criticalLow: p.criticalLow,
   }));
   const spans = result?.draft?.spans ?? [];
-  const drawn = spans.length > MAX_DRAWN_SPANS ? [...spans].sort((a, b) => b.to - b.from - (a.to - a.from)).slice(0, MAX_DRAWN_SPANS) : spans;
+  const drawn =
+    spans.length > MAX_DRAWN_SPANS ? [...spans].sort((a, b) => b.to - b.from - (a.to - a.from)).slice(0, MAX_DRAWN_SPANS) : spans;
   const deployed = result?.deployed;
 
   return (
@@ -91,16 +109,24 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
       <div className="panel-head">
         <h2>Preview and backtest</h2>
         <div className="preview-controls">
-          <div className="segmented" role="group" aria-label="Window">
+          <fieldset className="segmented" aria-label="Window">
             {(Object.keys(PRESETS) as Preset[]).map((k) => (
-              <button key={k} type="button" aria-pressed={window.kind === "preset" && window.preset === k} onClick={() => { setNow(Date.now()); go({ kind: "preset", preset: k }); }}>
+              <button
+                key={k}
+                type="button"
+                aria-pressed={window.kind === "preset" && window.preset === k}
+                onClick={() => {
+                  setNow(Date.now());
+                  go({ kind: "preset", preset: k });
+                }}
+              >
                 {k}
               </button>
             ))}
             <button type="button" aria-pressed={window.kind === "custom"} onClick={() => go({ kind: "custom", from, to })}>
               custom
             </button>
-          </div>
+          </fieldset>
           {window.kind === "custom" && (
             <form
               className="custom-window"
@@ -128,19 +154,52 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
           <ResponsiveContainer width="100%" height={320}>
             <ComposedChart data={chartData} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
               <CartesianGrid stroke="#233042" strokeDasharray="3 3" />
-              <XAxis dataKey="ts" type="number" scale="time" domain={[from.getTime(), to.getTime()]} tickFormatter={(v) => timeFormat.format(v)} stroke="#8da2bb" minTickGap={48} />
+              <XAxis
+                dataKey="ts"
+                type="number"
+                scale="time"
+                domain={[from.getTime(), to.getTime()]}
+                tickFormatter={(v) => timeFormat.format(v)}
+                stroke="#8da2bb"
+                minTickGap={48}
+              />
               <YAxis stroke="#8da2bb" width={64} />
-              <Tooltip labelFormatter={(v) => `${timeFormat.format(Number(v))} UTC`} contentStyle={{ background: "#111a27", border: "1px solid #2b3a50" }} />
+              <Tooltip
+                labelFormatter={(v) => `${timeFormat.format(Number(v))} UTC`}
+                contentStyle={{ background: "#111a27", border: "1px solid #2b3a50" }}
+              />
               {drawn.map((s) => (
-                <ReferenceArea key={`${s.from}-${s.state}`} x1={s.from} x2={s.to} fill={SPAN_COLORS[s.state]} fillOpacity={0.16} stroke="none" ifOverflow="hidden" />
+                <ReferenceArea
+                  key={`${s.from}-${s.state}`}
+                  x1={s.from}
+                  x2={s.to}
+                  fill={SPAN_COLORS[s.state]}
+                  fillOpacity={0.16}
+                  stroke="none"
+                  ifOverflow="hidden"
+                />
               ))}
               <Area dataKey="range" stroke="none" fill="#3b82f6" fillOpacity={0.2} isAnimationActive={false} name="min–max" />
               <Line dataKey="avg" stroke="#60a5fa" dot={false} strokeWidth={1.3} isAnimationActive={false} name="value" />
               <Line dataKey="threshold" stroke="#e5edf7" dot={false} strokeWidth={1.6} isAnimationActive={false} name="threshold" />
               <Line dataKey="warning" stroke="#f59e0b" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="warning" />
               <Line dataKey="critical" stroke="#ef4444" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="critical" />
-              <Line dataKey="warningLow" stroke="#f59e0b" dot={false} strokeDasharray="2 4" isAnimationActive={false} name="warning (low)" />
-              <Line dataKey="criticalLow" stroke="#ef4444" dot={false} strokeDasharray="2 4" isAnimationActive={false} name="critical (low)" />
+              <Line
+                dataKey="warningLow"
+                stroke="#f59e0b"
+                dot={false}
+                strokeDasharray="2 4"
+                isAnimationActive={false}
+                name="warning (low)"
+              />
+              <Line
+                dataKey="criticalLow"
+                stroke="#ef4444"
+                dot={false}
+                strokeDasharray="2 4"
+                isAnimationActive={false}
+                name="critical (low)"
+              />
             </ComposedChart>
           </ResponsiveContainer>
         )}
@@ -157,15 +216,23 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
             <dt>Results without threshold</dt>
             <dd className="summary-label">Draft</dd>
             {result.draft ? <SummaryColumn outcome={result.draft} /> : <dd className="summary-wide muted">no threshold policy</dd>}
-            <dd className="summary-label">{deployed?.status === "deployed" || deployed?.status === "item-not-in-deployment" ? `Deployed v${deployed.version}` : "Deployed"}</dd>
+            <dd className="summary-label">
+              {deployed?.status === "deployed" || deployed?.status === "item-not-in-deployment"
+                ? `Deployed v${deployed.version}`
+                : "Deployed"}
+            </dd>
             {deployed?.status === "deployed" && deployed.outcome && <SummaryColumn outcome={deployed.outcome} />}
             {deployed?.status === "deployed" && !deployed.outcome && <dd className="summary-wide muted">deployed without a threshold</dd>}
             {deployed?.status === "not-deployed" && <dd className="summary-wide muted">not deployed</dd>}
-            {deployed?.status === "item-not-in-deployment" && <dd className="summary-wide muted">this item is not in the deployed configuration</dd>}
+            {deployed?.status === "item-not-in-deployment" && (
+              <dd className="summary-wide muted">this item is not in the deployed configuration</dd>
+            )}
           </dl>
           <p className="muted chart-note">
-            {result.resolution === "raw" ? "Every raw result judged" : "Judged on 1-hour buckets (min/max)"} · {result.draft?.summary.results ?? 0} results ·{" "}
-            {spans.length > drawn.length ? `${drawn.length} longest of ${spans.length} alert spans drawn · ` : ""}server {result.timings.metaMs + result.timings.historyMs + result.timings.computeMs} ms
+            {result.resolution === "raw" ? "Every raw result judged" : "Judged on 1-hour buckets (min/max)"} ·{" "}
+            {result.draft?.summary.results ?? 0} results ·{" "}
+            {spans.length > drawn.length ? `${drawn.length} longest of ${spans.length} alert spans drawn · ` : ""}server{" "}
+            {result.timings.metaMs + result.timings.historyMs + result.timings.computeMs} ms
           </p>
           {result.draft?.errors.map((e) => (
             <p key={e} className="field-error">

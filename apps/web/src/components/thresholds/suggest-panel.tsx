@@ -42,12 +42,15 @@ export function SuggestPanel({
             if (ready) suggest.mutate({ itemId, policy, periodIndex, percentile, alertsPerWeek: budget, weeks });
           }}
         >
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: NumberField renders the input */}
           <label>
             keep <NumberField className="narrow" label="Percentile" value={percentile} onChange={setPercentile} /> % of hours OK,
           </label>
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: NumberField renders the input */}
           <label>
             at most <NumberField className="narrow" label="Alerts a week" value={budget} onChange={setBudget} /> alerts a week
           </label>
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: NumberField renders the input */}
           <label>
             over <NumberField className="narrow" label="Weeks of history" value={weeks} onChange={setWeeks} /> weeks
           </label>
@@ -62,14 +65,20 @@ export function SuggestPanel({
         <>
           <p className="muted">
             From {s.buckets} hourly buckets:{" "}
-            {period.calcMethod === "<" ? `the ${percentile}th percentile of each hour's peaks` : period.calcMethod === ">" ? `the ${100 - (percentile ?? 0)}th percentile of each hour's troughs` : "the median of each hour's means"}
-            {period.calcMethod === "=" ? "" : `, ${period.calcMethod === "<" ? "plus" : "minus"} a ${Math.round(s.margin * 100)} % margin`}: about {Math.round(s.alertsPerWeek * 10) / 10} alerts a week over this history
+            {period.calcMethod === "<"
+              ? `the ${percentile}th percentile of each hour's peaks`
+              : period.calcMethod === ">"
+                ? `the ${100 - (percentile ?? 0)}th percentile of each hour's troughs`
+                : "the median of each hour's means"}
+            {period.calcMethod === "=" ? "" : `, ${period.calcMethod === "<" ? "plus" : "minus"} a ${Math.round(s.margin * 100)} % margin`}:
+            about {Math.round(s.alertsPerWeek * 10) / 10} alerts a week over this history
             {s.withinBudget ? "." : ", over the budget even with the widest margin tried."}
           </p>
           <div className="suggest-grid">
             {s.hours.map((value, hour) => {
               const current = period.hours.entries[hour];
-              const currentText = current === null || current === undefined ? "—" : current.kind === "constant" ? String(current.value) : "expr";
+              const currentText =
+                current === null || current === undefined ? "—" : current.kind === "constant" ? String(current.value) : "expr";
               const same = current?.kind === "constant" && current.value === value;
               return (
                 <div key={`h${String(hour)}`} className="suggest-cell">
@@ -93,7 +102,12 @@ export function SuggestPanel({
             type="button"
             className="secondary"
             onClick={() =>
-              onChange(s.hours.reduce<Period>((p, value, hour) => (value === null ? p : setHourEntry(p, hour, { kind: "constant", value })), period))
+              onChange(
+                s.hours.reduce<Period>(
+                  (p, value, hour) => (value === null ? p : setHourEntry(p, hour, { kind: "constant", value })),
+                  period,
+                ),
+              )
             }
           >
             Accept all hours

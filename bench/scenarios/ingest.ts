@@ -1,0 +1,138 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import path from "node:path";
+import { type Database, ensureSeries, insertPoints } from "@tidemark/db";
+import type { Configuration } from "@tidemark/model";
+import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { ensureWebBuild } from "../../scripts/lib/build.ts";
+import { bin, REPO_ROOT } from "../../scripts/lib/paths.ts";
+import { freePort } from "../../scripts/lib/ports.ts";
+import { waitForHttp } from "../../scripts/lib/processes.ts";
+import { benchOrganization, importBench } from "../lib/fixtures.ts";
+import { postgresServerCpuMs } from "../lib/server-cpu.ts";
+import type { BenchScenario } from "../scenario.ts";
+
+/**
+ * Points per second end to end: agents' HTTP batches through the real ingest endpoint (Next.js,
+ * token check, zod, idempotent batch, points + evaluation queue in one transaction) into the
+ * hypertable, against the raw write rate of the same points straight into the table measured
+ * in the same run (multi-row INSERT on the embedded server, COPY on real PostgreSQL).
+ */
+const SERIES = 100;
+const BATCH = 1000;
+const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 150);
+const CONCURRENCY = 4;
+
+function configuration(): Configuration {
+  return {
+    hosts: Array.from({ length: SERIES }, (_, i) => ({
+      name: `node${i}`,
+      alias: null,
+      description: "",
+      services: [{ name: "cpu", description: "", schedules: ["10S"], url: "shell://localhost", sendServiceData: true, items: [{ name: "load", description: "", execStatement: "x", thresholdClass: null, serviceItemClass: null, cacheMaxCount: null, policy: null }] }],
+    })),
+  };
+}
+
+async function rawWrite(db: Database, seriesIds: number[], points: number, t0: number): Promise<number> {
+  const rows = Array.from({ length: points }, (_, i) => ({ seriesId: seriesIds[i % seriesIds.length]!, ts: new Date(t0 + Math.floor(i / seriesIds.length) * 1000), value: i }));
+  const start = performance.now();
+  if (db.info.embedded) {
+    for (let i = 0; i < rows.length; i += BATCH) await insertPoints(db, rows.slice(i, i + BATCH));
+  } else {
+    const client = await db.pool.connect();
+    try {
+      for (let i = 0; i < rows.length; i += BATCH) {
+        const stream = client.query(copyFrom("COPY metric_points (series_id, ts, value) FROM STDIN"));
+        const text = rows.slice(i, i + BATCH).map((r) => `${r.seriesId}\t${r.ts.toISOString()}\t${r.value}\n`).join("");
+        await new Promise<void>((resolve, reject) => {
+          stream.on("finish", resolve);
+          stream.on("error", reject);
+          stream.end(text);
+        });
+      }
+    } finally {
+      client.release();
+    }
+  }
+  return rows.length / ((performance.now() - start) / 1000);
+}
+
+export const scenario: BenchScenario = {
+  name: "ingest",
+  needsDatabase: true,
+  async run({ db, log }) {
+    if (!db) throw new Error("needs a database");
+    const org = await benchOrganization(db);
+    await importBench(db, org, configuration());
+    const token = `tm_agent_${randomBytes(32).toString("base64url")}`;
+    await db.prisma.agent.create({ data: { organizationId: org, name: "bench", tokenPrefix: token.slice(0, 16), tokenHash: createHash("sha256").update(token).digest("hex") } });
+    const keys = Array.from({ length: SERIES }, (_, i) => `node${i}-cpu-load`);
+
+    await ensureWebBuild(log);
+    const port = await freePort();
+    const web: ChildProcess = spawn(bin("next"), ["start", "-p", String(port)], {
+      cwd: path.join(REPO_ROOT, "apps", "web"),
+      env: { ...process.env, DATABASE_URL: db.url, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: "ignore",
+    });
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/api/health`, 60_000);
+      const t0 = Date.UTC(2026, 0, 1);
+      const body = (b: number) =>
+        JSON.stringify({
+          batchId: `bench-batch-${b}`,
+          results: Array.from({ length: BATCH }, (_, i) => ({ key: keys[i % SERIES]!, ts: t0 + (b * (BATCH / SERIES) + Math.floor(i / SERIES)) * 1000, value: i })),
+        });
+      const post = (b: number) =>
+        fetch(`http://127.0.0.1:${port}/api/ingest`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body(b) });
+      await post(-1); // warm the route
+      let next = 0;
+      let acknowledged = 0;
+      let failedRequests = 0;
+      const server0 = db.info.embedded ? 0 : postgresServerCpuMs();
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < BATCHES) {
+            const b = next++;
+            const response = await post(b);
+            if (response.ok) {
+              const { accepted } = (await response.json()) as { accepted: number };
+              acknowledged += accepted;
+            }
+            else {
+              failedRequests++;
+              if (failedRequests <= 3) log(`ingest: HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`);
+            }
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const serverCpuMs = db.info.embedded ? null : postgresServerCpuMs() - server0;
+      const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 AND p.ts >= $2`, [org, new Date(t0)]);
+      const sent = BATCHES * BATCH;
+      const endToEnd = sent / seconds;
+      const rawIds = [...(await ensureSeries(db, org, keys.map((k) => `raw-${k}`))).values()];
+      const raw = await rawWrite(db, rawIds, sent, t0);
+      log(`ingest: ${Math.round(endToEnd)} points/s end to end, raw ${Math.round(raw)} points/s`);
+      return {
+        pointsSent: sent,
+        pointsAcknowledged: acknowledged,
+        pointsStored: rows[0].n,
+        lost: sent - rows[0].n,
+        failedRequests,
+        batchSize: BATCH,
+        concurrentAgents: CONCURRENCY,
+        endToEndPointsPerSecond: Math.round(endToEnd),
+        rawWrite: db.info.embedded ? "multi-row INSERT (unnest), batches of 1000" : "COPY, batches of 1000",
+        rawPointsPerSecond: Math.round(raw),
+        ratioToRaw: Math.round((endToEnd / raw) * 100) / 100,
+        postgresServerCpuPercentOfOneCore: serverCpuMs === null ? "inside the web process" : Math.round((serverCpuMs / (seconds * 1000)) * 1000) / 10,
+      };
+    } finally {
+      web.kill("SIGTERM");
+    }
+  },
+};
