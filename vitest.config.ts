@@ -14,7 +14,7 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          include: ["packages/*/test/**/*.int.test.ts", "apps/*/test/**/*.int.test.ts"],
+          include: ["packages/*/test/**/*.int.test.ts", "apps/*/test/**/*.int.test.ts", "scripts/test/**/*.int.test.ts"],
           exclude: ["**/node_modules/**"],
           fileParallelism: false,
           testTimeout: 60_000,

@@ -67,7 +67,7 @@ async function integrationOnEmbedded() {
     await prepared.embedded?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  await vitest("embedded server", "integration", ["packages/embedded-pg"]);
+  await vitest("embedded server and start-up", "integration", ["packages/embedded-pg", "scripts/test"]);
 }
 
 async function integrationOnPlainPostgres() {

@@ -69,11 +69,14 @@ test("the timeline shows the window's alerts as swimlanes, filters them, and kee
 
   // Dragging across the lanes zooms into that span; clicking a bar opens its alert.
   await page.goto(`/alerts?range=6h&host=${prefix}`);
-  const canvas = page.getByRole("img", { name: /Alert swimlanes/ });
+  // Measured once the lanes are in: before the data arrives the canvas is only its time axis.
+  const canvas = page.getByRole("img", { name: "Alert swimlanes: 3 series" });
+  await expect(canvas).toBeVisible();
   const box = (await canvas.boundingBox())!;
-  await page.mouse.move(box.x + box.width * 0.2, box.y + 40);
+  const y = box.y + box.height - 10;
+  await page.mouse.move(box.x + box.width * 0.2, y);
   await page.mouse.down();
-  await page.mouse.move(box.x + box.width * 0.6, box.y + 40, { steps: 5 });
+  await page.mouse.move(box.x + box.width * 0.6, y, { steps: 5 });
   await page.mouse.up();
   await expect(page).toHaveURL(/from=.*&to=/);
 });

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { connectDatabase, type Database, migrate, type MigrationResult } from "@tidemark/db";
+import { connectDatabase, type Database, explainConnectionError, MigrationError, migrate, type MigrationResult } from "@tidemark/db";
 import { MIGRATIONS_DIR } from "@tidemark/db/paths";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "@tidemark/embedded-pg";
 
@@ -37,6 +37,7 @@ export async function prepareDatabase(opts: {
     }
   } catch (error) {
     await embedded?.stop();
-    throw error;
+    // A PostgreSQL error (permissions, missing database…) becomes one sentence with what to do.
+    throw error instanceof MigrationError || !(error as { code?: string }).code ? error : explainConnectionError(error, url);
   }
 }

@@ -4,10 +4,11 @@
  * continuous aggregates and applies retention itself. Any number of workers can run against one
  * database; SIGTERM finishes the batch in hand and exits.
  */
-import { connectDatabase, databaseInfo, pruneCalculationRuns, queueDepth, refreshAggregates } from "@tidemark/db";
+import { applyEvaluations, connectDatabase, databaseInfo, pruneCalculationRuns, queueDepth, refreshAggregates } from "@tidemark/db";
 import { pino } from "pino";
 import { CalculationScheduler } from "./calculations.ts";
 import { Evaluator } from "./evaluator.ts";
+import { startNotifier } from "./notifier.ts";
 import { createWorkerMetrics, serveMetrics } from "./metrics.ts";
 import { OrganizationCache } from "./organization-cache.ts";
 import { SeriesWindow } from "./series-window.ts";
@@ -25,7 +26,28 @@ const window = new SeriesWindow();
 let scheduler: CalculationScheduler | null = null;
 const organizations = new OrganizationCache(db, 5000, (org) => scheduler?.sourcesFor(org) ?? []);
 scheduler = new CalculationScheduler(db, organizations, window, (event, message) => log.warn(event, message));
-const evaluator = new Evaluator(db, organizations, window);
+// Alerts open, escalate and close in the same transaction as the states they follow.
+const evaluator = new Evaluator(db, organizations, window, {
+  afterEvaluate: async (client, organizationId, records, config) => {
+    await applyEvaluations(
+      client,
+      organizationId,
+      records.map((r) => ({
+        seriesId: r.seriesId,
+        key: config.bySeriesId.get(r.seriesId)?.seriesKey ?? String(r.seriesId),
+        ts: new Date(r.ts),
+        state: r.state,
+        hardState: r.hardState,
+        hard: r.state === r.hardState,
+        value: r.value,
+        threshold: r.threshold,
+        warning: r.warning,
+        critical: r.critical,
+        explanation: r.explanation,
+      })),
+    );
+  },
+});
 const info = await databaseInfo(db.pool);
 let stopping = false;
 
@@ -99,11 +121,13 @@ if (info.embedded && info.kind === "timescaledb") {
   );
 }
 
+const stopNotifier = startNotifier(db, { log: log.child({ component: "notifier" }) });
+
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, "stopping after the batch in hand");
-  await Promise.allSettled(loops);
+  await Promise.allSettled([...loops, stopNotifier()]);
   server.close();
   await db.close();
   log.info("stopped");

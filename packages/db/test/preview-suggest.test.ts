@@ -8,7 +8,9 @@ const MONDAY = Date.UTC(2026, 0, 5);
 
 function policy(calcMethod: "<" | ">", weeks: ThresholdPolicy["periods"][number]["weeks"] = []): ThresholdPolicy {
   return {
-    periods: [{ months: [], weeks, calcMethod, warning: 10, critical: 30, hours: { entries: Array(24).fill(null), levels: Array(24).fill(null) } }],
+    periods: [
+      { months: [], weeks, calcMethod, warning: 10, critical: 30, hours: { entries: Array(24).fill(null), levels: Array(24).fill(null) } },
+    ],
     holidays: [],
     nullState: "UNKNOWN",
     maxSoft: 3,
@@ -40,32 +42,51 @@ describe("unpackPoints", () => {
 });
 
 describe("fitSuggestion", () => {
-  // Four weeks of hourly buckets: mean 100 + hour, peaks 10 % above, one burst a week at 09:00 on Tuesday.
+  // Four weeks of hourly buckets: mean 100 + hour, peaks 10 above it, and one burst (400) on the first Tuesday at 09:00.
   const buckets = Array.from({ length: 4 * 7 * 24 }, (_, i) => {
     const ts = MONDAY + i * HOUR;
     const hour = i % 24;
-    const burst = i % (7 * 24) === 24 + 9;
+    const burst = i === 24 + 9;
     return { ts, avg: 100 + hour, min: 90 + hour, max: burst ? 400 : 110 + hour };
   });
 
   it("puts T at the percentile of each hour's peaks and widens it until the budget is met", () => {
-    const tight = fitSuggestion(policy("<"), buckets, { periodIndex: 0, percentile: 95, alertsPerWeek: 2, weeks: 4 });
-    expect(tight.hours[3]).toBe(113);
-    expect(tight.samples.every((n) => n === 28)).toBe(true);
-    expect(tight).toMatchObject({ margin: 0, withinBudget: true });
-    // The weekly burst (400 against 119) is an alert at any margin tried: a budget of zero cannot be met.
-    const none = fitSuggestion(policy("<"), buckets, { periodIndex: 0, percentile: 95, alertsPerWeek: 0, weeks: 4 });
-    expect(none).toMatchObject({ withinBudget: false, alertsPerWeek: 1 });
-    expect(none.margin).toBeGreaterThan(1);
+    const budget = fitSuggestion(policy("<"), buckets, { periodIndex: 0, percentile: 95, alertsPerWeek: 1, weeks: 4 });
+    expect(budget.hours[3]).toBe(113);
+    expect(budget.hours[9]).toBe(119);
+    expect(budget.samples.every((n) => n === 28)).toBe(true);
+    expect(budget).toMatchObject({ margin: 0, alertsPerWeek: 0.25, withinBudget: true });
+    // The burst (400 against 119) is an alert up to the widest margin tried: a budget of zero cannot be met.
+    expect(fitSuggestion(policy("<"), buckets, { periodIndex: 0, percentile: 95, alertsPerWeek: 0, weeks: 4 })).toMatchObject({
+      withinBudget: false,
+      alertsPerWeek: 0.25,
+      margin: 2,
+    });
+    // Peaks of 150 at 09:00 every other day: the median (134.5) alerts 3.5 times a week, 5 % more stays quiet.
+    const everyOtherDay = buckets.map((b, i) => (i % 48 === 9 ? { ...b, max: 150 } : i === 24 + 9 ? { ...b, max: 119 } : b));
+    const fitted = fitSuggestion(policy("<"), everyOtherDay, { periodIndex: 0, percentile: 50, alertsPerWeek: 0.5, weeks: 4 });
+    expect(fitted).toMatchObject({ margin: 0.05, alertsPerWeek: 0, withinBudget: true });
+    expect(fitted.hours[9]).toBe(141);
+    expect(fitSuggestion(policy("<"), everyOtherDay, { periodIndex: 0, percentile: 50, alertsPerWeek: 5, weeks: 4 })).toMatchObject({
+      margin: 0,
+      alertsPerWeek: 3.5,
+    });
   });
 
   it("reads troughs for `>` and only the days the period applies to", () => {
-    const weekends = fitSuggestion(policy(">", [{ week: null, dayOfWeek: 1 }, { week: null, dayOfWeek: 7 }]), buckets, {
-      periodIndex: 0,
-      percentile: 95,
-      alertsPerWeek: 1,
-      weeks: 4,
-    });
+    const weekends = fitSuggestion(
+      policy(">", [
+        { week: null, dayOfWeek: 1 },
+        { week: null, dayOfWeek: 7 },
+      ]),
+      buckets,
+      {
+        periodIndex: 0,
+        percentile: 95,
+        alertsPerWeek: 1,
+        weeks: 4,
+      },
+    );
     expect(weekends.samples[0]).toBe(8);
     expect(weekends.hours[0]).toBe(90);
   });

@@ -1,3 +1,4 @@
+import { RateLimiter } from "@tidemark/auth";
 import { authenticateAgent, bearerToken, ingestBatch } from "@tidemark/db";
 import { ingestBatchSchema, MAX_INGEST_BYTES } from "@tidemark/protocol";
 import { getDatabase } from "~/server/database";
@@ -6,11 +7,23 @@ import { readBodyWithLimit } from "~/server/read-body";
 
 export const dynamic = "force-dynamic";
 
+/**
+ * Per agent token: a burst of 1200 batches, then 20 a second. An agent ships a batch every few
+ * seconds, so only a runaway or stolen token reaches it; TIDEMARK_INGEST_BATCHES_PER_MINUTE tunes it.
+ */
+const ingestBatches = new RateLimiter({ limit: Number(process.env.TIDEMARK_INGEST_BATCHES_PER_MINUTE) || 1200, windowMs: 60_000 });
+
 /** Agents ship check results here in batches; see @tidemark/protocol's ingest schema. */
 export async function POST(request: Request) {
   const db = await getDatabase();
   const agent = await authenticateAgent(db, bearerToken(request.headers.get("authorization")));
   if (!agent) return errorResponse(401, "missing, unknown or revoked agent token (Authorization: Bearer tm_agent_…)");
+  const allowance = ingestBatches.hit(agent.agentId, Date.now());
+  if (!allowance.allowed) {
+    const response = errorResponse(429, `this agent sends too many batches: retry in ${allowance.retryAfterSeconds} s`);
+    response.headers.set("Retry-After", String(allowance.retryAfterSeconds));
+    return response;
+  }
   if (!(request.headers.get("content-type") ?? "").includes("application/json")) {
     return errorResponse(415, "send the batch as application/json");
   }

@@ -1,4 +1,4 @@
-import { issueToken, verifyPassword } from "@tidemark/auth";
+import { clientAddress, issueToken, RateLimiter, verifyPassword } from "@tidemark/auth";
 import { createSession, findUserByEmail, firstMembership } from "@tidemark/db";
 import { z } from "zod";
 import { getDatabase } from "~/server/database";
@@ -8,10 +8,21 @@ export const dynamic = "force-dynamic";
 
 const signInSchema = z.object({ email: z.string().trim().email().max(320), password: z.string().min(1).max(1024) });
 
+/** Password guessing: 10 attempts per address and account, then one more every 90 s. */
+const signInAttempts = new RateLimiter({ limit: 10, windowMs: 15 * 60_000 });
+
 export async function POST(request: Request) {
   if (!isSameOrigin(request)) return Response.json({ error: "cross-site request refused" }, { status: 403 });
   const parsed = signInSchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) return Response.json({ error: "enter an email address and a password" }, { status: 400 });
+  const attemptKey = `${clientAddress(request.headers)}|${parsed.data.email.toLowerCase()}`;
+  const attempt = signInAttempts.hit(attemptKey, Date.now());
+  if (!attempt.allowed) {
+    return Response.json(
+      { error: `too many sign-in attempts: try again in ${attempt.retryAfterSeconds} s` },
+      { status: 429, headers: { "Retry-After": String(attempt.retryAfterSeconds) } },
+    );
+  }
   const db = await getDatabase();
   const user = await findUserByEmail(db, parsed.data.email);
   // Same answer and similar time whether the account exists or not.
@@ -19,6 +30,7 @@ export async function POST(request: Request) {
   if (!user || !ok) return Response.json({ error: "wrong email or password" }, { status: 401 });
   const membership = await firstMembership(db, user.id);
   if (!membership) return Response.json({ error: "this account belongs to no organisation" }, { status: 403 });
+  signInAttempts.reset(attemptKey);
   const token = issueToken("tm_session");
   await createSession(db, {
     tokenHash: token.hash,
