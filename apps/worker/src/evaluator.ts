@@ -53,8 +53,8 @@ export class Evaluator {
     let claimedIds: number[] = [];
     try {
       await client.query("BEGIN");
-      const work = await claimEvaluationWork(client, this.maxQueueRows);
-      if (!work || work.organizationId !== organizationId) {
+      const work = await claimEvaluationWork(client, organizationId, this.maxQueueRows);
+      if (!work) {
         await client.query("ROLLBACK");
         return { points: 0, organizationId: null };
       }

@@ -150,3 +150,24 @@ describe("from ingest to states", () => {
     expect(records.map((r) => r.value)).toContain(1);
   });
 });
+
+describe("several workers side by side", () => {
+  it("evaluate every queued point exactly once, in time order per series", async () => {
+    const org = await orgWithItems(Array.from({ length: 5 }, (_, i) => ({ name: `m${i}`, policy: policy({ kind: "constant", value: 100 }) })));
+    const batches = 40;
+    for (let b = 0; b < batches; b++) {
+      await ingestBatch(db, {
+        organizationId: org,
+        agentId: null,
+        batch: { batchId: `b-${crypto.randomUUID()}`, results: Array.from({ length: 5 }, (_, i) => ({ key: `h-s-m${i}`, ts: minute(b), value: b % 7 === 0 ? 500 : 50 })) },
+      });
+    }
+    const seen: EvaluationRecord[] = [];
+    const workers = Array.from({ length: 3 }, () => new Evaluator(db, new OrganizationCache(db, 0), new SeriesWindow(), { afterEvaluate: async (_c, _o, r) => void seen.push(...r) }, 3));
+    await Promise.all(workers.map((w) => drainQueue(w)));
+    expect(seen).toHaveLength(batches * 5);
+    const perSeries = new Map<number, number[]>();
+    for (const r of seen) perSeries.set(r.seriesId, [...(perSeries.get(r.seriesId) ?? []), r.ts]);
+    for (const ts of perSeries.values()) expect(ts).toEqual(Array.from({ length: batches }, (_, b) => minute(b)));
+  });
+});

@@ -7,6 +7,11 @@ import { bischeckRouter } from "./routers/bischeck.ts";
 import { deployRouter } from "./routers/deploy.ts";
 import { agentsRouter } from "./routers/agents.ts";
 import { alertsRouter } from "./routers/alerts.ts";
+import { organizationsRouter } from "./routers/organizations.ts";
+import { membersRouter } from "./routers/members.ts";
+import { invitationsRouter } from "./routers/invitations.ts";
+import { tokensRouter } from "./routers/tokens.ts";
+import { auditRouter } from "./routers/audit.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
 
 export const appRouter = createTRPCRouter({
@@ -19,6 +24,11 @@ export const appRouter = createTRPCRouter({
   deploy: deployRouter,
   agents: agentsRouter,
   alerts: alertsRouter,
+  organizations: organizationsRouter,
+  members: membersRouter,
+  invitations: invitationsRouter,
+  tokens: tokensRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -19,27 +19,25 @@ export interface ClaimedWork {
 
 /**
  * Claims queued work of one organisation inside the caller's open transaction: the rows stay
- * locked (SKIP LOCKED keeps other workers off them) until commit deletes them or a crash
- * releases them for another worker.
+ * locked until commit deletes them, or a crash releases them for another worker.
  */
-export async function claimEvaluationWork(client: pg.ClientBase, maxRows: number, maxPoints = 20_000): Promise<ClaimedWork | null> {
-  // Rows of the oldest organisation in line, up to about maxPoints points (at least one row):
-  // on the embedded server a transaction blocks everyone else, so it must stay short.
+export async function claimEvaluationWork(client: pg.ClientBase, organizationId: string, maxRows: number, maxPoints = 20_000): Promise<ClaimedWork | null> {
+  // One evaluator per organisation at a time (a transaction-scoped lock): its series' state
+  // machines then see their points in time order. Different organisations evaluate in parallel.
+  await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [organizationId]);
+  // The oldest rows, up to about maxPoints points (at least one row): on the embedded server a
+  // transaction blocks everyone else, so it must stay short.
   const { rows } = await client.query<{ id: number; organization_id: string; series_ids: number[]; timestamps: Date[]; values: (number | null)[] }>(
-    `WITH first AS (
-       SELECT organization_id FROM evaluation_queue
-       WHERE claimed_until IS NULL OR claimed_until < now()
-       ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
-     ), candidates AS (
+    `WITH candidates AS (
        SELECT q.id, sum(cardinality(q.series_ids)) OVER (ORDER BY q.id) - cardinality(q.series_ids) AS before
-       FROM evaluation_queue q, first
-       WHERE q.organization_id = first.organization_id AND (q.claimed_until IS NULL OR q.claimed_until < now())
+       FROM evaluation_queue q
+       WHERE q.organization_id = $3 AND (q.claimed_until IS NULL OR q.claimed_until < now())
        ORDER BY q.id LIMIT $1
      )
      SELECT q.id, q.organization_id, q.series_ids, q.timestamps, q."values" FROM evaluation_queue q
      WHERE q.id IN (SELECT id FROM candidates WHERE before < $2)
      ORDER BY q.id FOR UPDATE SKIP LOCKED`,
-    [maxRows, maxPoints],
+    [maxRows, maxPoints, organizationId],
   );
   if (rows.length === 0) return null;
   const points: QueuedPoint[] = [];

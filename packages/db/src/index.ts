@@ -21,3 +21,7 @@ export * from "./webhooks.ts";
 export * from "./config-edit.ts";
 export * from "./preview.ts";
 export * from "./suggest.ts";
+export * from "./organizations.ts";
+export * from "./invitations.ts";
+export * from "./api-tokens.ts";
+export * from "./audit-queries.ts";

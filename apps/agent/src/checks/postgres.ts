@@ -1,5 +1,4 @@
 import type { AgentCheck, CheckResult } from "@tidemark/protocol";
-import pg from "pg";
 import { errorText, firstLine } from "./types.ts";
 
 /**
@@ -9,6 +8,8 @@ import { errorText, firstLine } from "./types.ts";
  */
 export async function runPostgresCheck(check: AgentCheck, signal: AbortSignal): Promise<CheckResult[]> {
   const ts = Date.now();
+  // Loaded on first use: most agents run no postgres:// check and need not carry the driver.
+  const { default: pg } = await import("pg");
   const client = new pg.Client({
     connectionString: check.url.replace(/^postgres(ql)?:\/\//, "postgresql://"),
     connectionTimeoutMillis: check.timeoutMs,

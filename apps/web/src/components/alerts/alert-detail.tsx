@@ -20,6 +20,19 @@ const EVENT_LABELS: Record<string, string> = {
   "notification-held": "Notification held",
 };
 
+const HOUR = 3_600_000;
+
+/**
+ * The item's threshold preview around the alert: `at` marks the moment it fired, and the
+ * preview's own custom window spans the alert with six hours either side.
+ */
+function previewHref(itemId: string, openedAt: Date, closedAt: Date | null): string {
+  const from = new Date(openedAt.getTime() - 6 * HOUR);
+  const to = new Date(Math.min(Date.now(), (closedAt ?? new Date()).getTime() + 6 * HOUR));
+  const params = new URLSearchParams({ at: openedAt.toISOString(), window: "custom", from: from.toISOString(), to: to.toISOString() });
+  return `/items/${itemId}?${params}`;
+}
+
 /** One alert: what fired and why, its history, its notifications, and what an editor can do about it. */
 export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onClose: () => void }) {
   const trpc = useTRPC();
@@ -96,7 +109,7 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
       </dl>
       <div className="tl-actions">
         {a.itemId ? (
-          <Link className="button-link" href={`/items/${a.itemId}?at=${encodeURIComponent(a.openedAt.toISOString())}`}>
+          <Link className="button-link" href={previewHref(a.itemId, a.openedAt, a.closedAt)}>
             Threshold preview at that moment
           </Link>
         ) : (

@@ -1,0 +1,40 @@
+import { auditFacets, type Database, isApiTokenSession, listAuditEntries, recordAudit, type SessionView } from "@tidemark/db";
+import { z } from "zod";
+import { adminProcedure, createTRPCRouter } from "../trpc.ts";
+
+interface AuditActor {
+  db: Database;
+  session: SessionView;
+  org: { id: string; userId: string };
+}
+
+/** Records one change by the caller, telling a person's session from one of their API tokens. */
+export function recordChange(ctx: AuditActor, change: { action: string; targetType: string; targetId: string; before?: unknown; after?: unknown }) {
+  return recordAudit(ctx.db, {
+    organizationId: ctx.org.id,
+    actorUserId: ctx.org.userId,
+    actorKind: isApiTokenSession(ctx.session.sessionId) ? "api-token" : "user",
+    ...change,
+  });
+}
+
+const filterSchema = z
+  .object({
+    actorUserId: z.uuid().nullish(),
+    action: z.string().trim().max(100).nullish(),
+    targetType: z.string().trim().max(100).nullish(),
+    targetId: z.string().trim().max(200).nullish(),
+    from: z.date().nullish(),
+    to: z.date().nullish(),
+    before: z.string().regex(/^\d{1,19}$/, "a page cursor").nullish(),
+    limit: z.number().int().min(1).max(200).default(50),
+  })
+  .refine((f) => !f.from || !f.to || f.from < f.to, { message: "from must be before to", path: ["to"] });
+
+/** The audit log is for admins: it shows member emails and every change's before/after. */
+export const auditRouter = createTRPCRouter({
+  list: adminProcedure
+    .input(filterSchema)
+    .query(({ ctx, input }) => listAuditEntries(ctx.db, ctx.org.id, { ...input, before: input.before ? BigInt(input.before) : null })),
+  facets: adminProcedure.query(({ ctx }) => auditFacets(ctx.db, ctx.org.id)),
+});

@@ -1,0 +1,48 @@
+import { issueToken } from "@tidemark/auth";
+import { createApiToken, listApiTokens, revokeApiToken } from "@tidemark/db";
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { adminProcedure, createTRPCRouter, roleAtLeast } from "../trpc.ts";
+import { recordChange } from "./audit.ts";
+import { roleSchema } from "./members.ts";
+
+/** API tokens for scripts: `Authorization: Bearer tm_api_…` on /api/trpc. */
+export const tokensRouter = createTRPCRouter({
+  list: adminProcedure.query(({ ctx }) => listApiTokens(ctx.db, ctx.org.id)),
+
+  /** The secret is in this answer only: the database keeps its hash and prefix. */
+  create: adminProcedure
+    .input(z.object({ name: z.string().trim().min(1, "name the token after what uses it").max(100), role: roleSchema }))
+    .mutation(async ({ ctx, input }) => {
+      if (!roleAtLeast(ctx.org.role, input.role)) throw new TRPCError({ code: "FORBIDDEN", message: "a token cannot have more rights than you" });
+      const secret = issueToken("tm_api");
+      const token = await createApiToken(ctx.db, {
+        organizationId: ctx.org.id,
+        name: input.name,
+        role: input.role,
+        prefix: secret.prefix,
+        tokenHash: secret.hash,
+        createdBy: ctx.org.userId,
+      });
+      await recordChange(ctx, {
+        action: "api-token.create",
+        targetType: "api_token",
+        targetId: token.id,
+        after: { name: token.name, role: token.role, prefix: token.prefix },
+      });
+      return { token, secret: secret.secret };
+    }),
+
+  revoke: adminProcedure.input(z.object({ id: z.uuid() })).mutation(async ({ ctx, input }) => {
+    const revoked = await revokeApiToken(ctx.db, ctx.org.id, input.id);
+    if (!revoked) throw new TRPCError({ code: "NOT_FOUND", message: "no such active API token in this organisation" });
+    await recordChange(ctx, {
+      action: "api-token.revoke",
+      targetType: "api_token",
+      targetId: input.id,
+      before: { name: revoked.name, revokedAt: null },
+      after: { name: revoked.name, revokedAt: revoked.revokedAt },
+    });
+    return revoked;
+  }),
+});

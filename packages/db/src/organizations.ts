@@ -1,0 +1,126 @@
+import { randomBytes } from "node:crypto";
+import type { Role } from "./auth.ts";
+import type { Database } from "./database.ts";
+
+/** Organisations and their members. Every function that reads or changes members takes the organisation id. */
+
+export class EmailTakenError extends Error {
+  constructor(email: string) {
+    super(`an account with ${email} already exists: sign in instead`);
+  }
+}
+
+export class LastAdminError extends Error {
+  constructor() {
+    super("an organisation needs at least one admin: make someone else admin first");
+  }
+}
+
+/** A URL-safe slug from the name, with a random tail so that two "Acme"s never collide. */
+export function organizationSlug(name: string): string {
+  const base = name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40);
+  return `${base || "org"}-${randomBytes(3).toString("hex")}`;
+}
+
+/** A new organisation with `userId` as its admin. */
+export async function createOrganization(db: Database, input: { name: string; userId: string }) {
+  return db.prisma.organization.create({
+    data: {
+      name: input.name,
+      slug: organizationSlug(input.name),
+      memberships: { create: { userId: input.userId, role: "admin" } },
+    },
+  });
+}
+
+/** A new account, optionally with a new organisation it administers (sign-up without an invitation). */
+export async function createUser(
+  db: Database,
+  input: { email: string; name: string; passwordHash: string; organizationName: string | null },
+) {
+  const email = input.email.toLowerCase();
+  return db.prisma.$transaction(async (tx) => {
+    if (await tx.user.findUnique({ where: { email } })) throw new EmailTakenError(email);
+    const user = await tx.user.create({ data: { email, name: input.name, passwordHash: input.passwordHash } });
+    const organization = input.organizationName
+      ? await tx.organization.create({
+          data: {
+            name: input.organizationName,
+            slug: organizationSlug(input.organizationName),
+            memberships: { create: { userId: user.id, role: "admin" } },
+          },
+        })
+      : null;
+    return { user, organization };
+  });
+}
+
+export async function findMembership(db: Database, userId: string, organizationId: string) {
+  return db.prisma.membership.findUnique({ where: { userId_organizationId: { userId, organizationId } } });
+}
+
+/** Points a browser session at another organisation; the caller has checked the membership. */
+export async function setActiveOrganization(db: Database, sessionId: string, userId: string, organizationId: string): Promise<boolean> {
+  const { count } = await db.prisma.session.updateMany({
+    where: { id: sessionId, userId },
+    data: { activeOrganizationId: organizationId },
+  });
+  return count === 1;
+}
+
+export interface MemberView {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  joinedAt: Date;
+}
+
+export async function listMembers(db: Database, organizationId: string): Promise<MemberView[]> {
+  const rows = await db.prisma.membership.findMany({
+    where: { organizationId },
+    include: { user: { select: { email: true, name: true } } },
+    orderBy: [{ createdAt: "asc" }],
+  });
+  return rows.map((m) => ({ userId: m.userId, email: m.user.email, name: m.user.name, role: m.role, joinedAt: m.createdAt }));
+}
+
+type Tx = Parameters<Parameters<Database["prisma"]["$transaction"]>[0]>[0];
+
+/** Locks the organisation's admin rows so two concurrent demotions cannot both pass the last-admin check. */
+async function otherAdmins(tx: Tx, organizationId: string, userId: string): Promise<number> {
+  const rows = await tx.$queryRaw<{ user_id: string }[]>`
+    SELECT user_id FROM memberships WHERE organization_id = ${organizationId}::uuid AND role = 'admin' FOR UPDATE`;
+  return rows.filter((r) => r.user_id !== userId).length;
+}
+
+/** Before and after, or null when the user is not a member of this organisation. */
+export async function changeMemberRole(db: Database, organizationId: string, userId: string, role: Role) {
+  return db.prisma.$transaction(async (tx) => {
+    const before = await tx.membership.findUnique({ where: { userId_organizationId: { userId, organizationId } } });
+    if (!before) return null;
+    if (before.role === "admin" && role !== "admin" && (await otherAdmins(tx, organizationId, userId)) === 0) throw new LastAdminError();
+    const after = await tx.membership.update({ where: { userId_organizationId: { userId, organizationId } }, data: { role } });
+    return { before: { role: before.role }, after: { role: after.role } };
+  });
+}
+
+/** Removes the membership and the user's sessions in this organisation; null when not a member. */
+export async function removeMember(db: Database, organizationId: string, userId: string) {
+  return db.prisma.$transaction(async (tx) => {
+    const before = await tx.membership.findUnique({
+      where: { userId_organizationId: { userId, organizationId } },
+      include: { user: { select: { email: true } } },
+    });
+    if (!before) return null;
+    if (before.role === "admin" && (await otherAdmins(tx, organizationId, userId)) === 0) throw new LastAdminError();
+    await tx.membership.delete({ where: { userId_organizationId: { userId, organizationId } } });
+    await tx.session.deleteMany({ where: { userId, activeOrganizationId: organizationId } });
+    return { email: before.user.email, role: before.role };
+  });
+}
