@@ -48,7 +48,7 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
 
   const organizations = new OrganizationCache(db, 60_000);
   const window = new SeriesWindow();
-  const scheduler = new CalculationScheduler(db, organizations, window, () => {});
+  const scheduler = new CalculationScheduler(db, organizations, new SeriesWindow(), () => {});
   const evaluator = new Evaluator(db, organizations, window, {}, 1000);
   const services = (await loadCalculationServices(db)).filter((s) => s.organizationId === org);
 

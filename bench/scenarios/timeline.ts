@@ -1,4 +1,4 @@
-import { encodeTimeline, type EvaluationOutcome } from "@tidemark/alerts";
+import { type EvaluationOutcome, encodeTimeline } from "@tidemark/alerts";
 import { alertTimeline, applyEvaluations, ensureSeries, type TimelineFilters, writeEvaluations } from "@tidemark/db";
 import type { State } from "@tidemark/thresholds";
 import { layoutTimeline } from "../../apps/web/src/components/alerts/timeline-layout.ts";

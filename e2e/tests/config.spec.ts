@@ -101,14 +101,22 @@ test("imports the Bischeck example files after a preview, and refuses broken one
   await page.getByLabel("24thresholds.xml").setInputFiles(path.join(BISCHECK_DIR, "24thresholds.xml"));
   await page.getByRole("button", { name: "Preview import" }).click();
   const preview = page.getByLabel("Import preview");
-  await expect(preview).toContainText(/Will create 1 hosts, \d+ services, \d+ service items and \d+ threshold policies/);
+  await expect(preview).toContainText(/Will create 1 hosts, 1 services, 1 service items and 1 threshold policies/);
   await expect(preview.getByText("localhost", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Confirm import" }).click();
-  await expect(page.getByRole("status")).toContainText(/Imported 1 hosts/);
+  await expect(page.getByRole("status")).toContainText(/Imported \d new hosts.* 1 services, 1 items and 1 threshold policies/);
 
   await page.goto("/config/hosts");
   await page.getByRole("searchbox", { name: "Search hosts" }).fill("localhost");
-  await expect(page.getByRole("link", { name: "localhost", exact: true })).toBeVisible();
+  await page.getByRole("link", { name: "localhost", exact: true }).click();
+  await expect(page.getByRole("link", { name: "localhost-sshport" })).toBeVisible();
+
+  // A second import of the same files would add the same service again: refused before anything is written.
+  await page.goto("/import");
+  await page.getByLabel("bischeck.xml", { exact: true }).setInputFiles(path.join(BISCHECK_DIR, "bischeck.xml"));
+  await page.getByRole("button", { name: "Preview import" }).click();
+  await expect(page.getByText("These services exist already, so nothing can be imported: localhost-sshport.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Confirm import" })).toBeDisabled();
 
   await page.goto("/import");
   const download = page.waitForEvent("download");

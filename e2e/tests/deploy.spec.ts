@@ -26,7 +26,8 @@ test("one click deploys the configuration to the local agent and shows its progr
 
   // The agents page shows the version the agent applied.
   await page.getByRole("link", { name: "Agents" }).click();
-  const row = page.getByRole("row", { name: /local/ });
+  await expect(page).toHaveURL(/\/agents$/);
+  const row = page.getByRole("region", { name: "Agents" }).getByRole("row", { name: /local/ });
   await expect(row).toContainText(/s ago/);
   await expect(row.getByRole("cell").nth(3)).not.toHaveText("—");
 });

@@ -4,6 +4,7 @@ import {
   type Database,
   deferEvaluationWork,
   type EvaluationRecord,
+  evaluatedLastBy,
   loadItemStates,
   type QueuedPoint,
   writeEvaluations,
@@ -31,6 +32,9 @@ export interface BatchResult {
  * worker killed mid-way leaves its claim for another.
  */
 export class Evaluator {
+  /** Identifies this evaluator's in-memory window in evaluation_cursors. */
+  private readonly id = `${process.pid}-${crypto.randomUUID()}`;
+
   constructor(
     private readonly db: Database,
     private readonly organizations: OrganizationCache,
@@ -59,10 +63,11 @@ export class Evaluator {
         return { points: 0, organizationId: null };
       }
       claimedIds = work.ids;
-      const records = await this.evaluate(client, config, work.points);
+      const current = await evaluatedLastBy(client, organizationId, this.id);
+      const records = await this.evaluate(client, config, work.points, current);
       await writeEvaluations(client, records);
       await this.hooks.afterEvaluate?.(client, organizationId, records, config);
-      await completeEvaluationWork(client, work.ids);
+      await completeEvaluationWork(client, organizationId, this.id, work.ids);
       await client.query("COMMIT");
       return { points: work.points.length, organizationId };
     } catch (error) {
@@ -75,7 +80,7 @@ export class Evaluator {
   }
 
   /** Loads what the batch's thresholds read, in one round trip, then evaluates point by point. */
-  private async evaluate(client: pg.ClientBase, config: OrganizationConfig, points: QueuedPoint[]): Promise<EvaluationRecord[]> {
+  private async evaluate(client: pg.ClientBase, config: OrganizationConfig, points: QueuedPoint[], windowIsCurrent: boolean): Promise<EvaluationRecord[]> {
     points.sort((a, b) => a.ts - b.ts || a.seriesId - b.seriesId);
     const firstInBatch = new Map<number, number>();
     for (const p of points) if (!firstInBatch.has(p.seriesId)) firstInBatch.set(p.seriesId, p.ts);
@@ -86,7 +91,7 @@ export class Evaluator {
       wanted.add(item.seriesKey);
       for (const key of config.readsBySeriesId.get(seriesId) ?? []) wanted.add(key);
     }
-    await refreshWindow(client, this.window, config, wanted, firstInBatch);
+    await refreshWindow(client, this.window, config, wanted, firstInBatch, windowIsCurrent);
 
     const states = await loadItemStates(client, [...firstInBatch.keys()]);
     const records: EvaluationRecord[] = [];

@@ -25,7 +25,9 @@ const metrics = createWorkerMetrics();
 const window = new SeriesWindow();
 let scheduler: CalculationScheduler | null = null;
 const organizations = new OrganizationCache(db, 5000, (org) => scheduler?.sourcesFor(org) ?? []);
-scheduler = new CalculationScheduler(db, organizations, window, (event, message) => log.warn(event, message));
+// Calculations read through a window of their own: catching up there must not put points the
+// evaluator has not reached yet into its window (its `[0]` is always the point being evaluated).
+scheduler = new CalculationScheduler(db, organizations, new SeriesWindow(), (event, message) => log.warn(event, message));
 // Alerts open, escalate and close in the same transaction as the states they follow.
 const evaluator = new Evaluator(db, organizations, window, {
   afterEvaluate: async (client, organizationId, records, config) => {

@@ -6,7 +6,7 @@ import { capacityFor, type SeriesWindow } from "./series-window.ts";
 /**
  * Brings the window up to date for `keys`, in one round trip: series never held are loaded back
  * as far as their need; held ones catch up with points stored since (by other workers, or by
- * calculations). `untilBySeriesId` excludes points about to be appended in time order by the
+ * calculations), unless `heldAreCurrent`. `untilBySeriesId` excludes points about to be appended in time order by the
  * caller, so that `[0]` is always the point being evaluated.
  */
 export async function refreshWindow(
@@ -15,6 +15,8 @@ export async function refreshWindow(
   config: OrganizationConfig,
   keys: Iterable<string>,
   untilBySeriesId: Map<number, number>,
+  /** Every point stored since the window's last refresh came through this worker: only load new series. */
+  heldAreCurrent = false,
 ): Promise<void> {
   const requests: HistoryRequest[] = [];
   const keysById = new Map<number, string>();
@@ -24,6 +26,7 @@ export async function refreshWindow(
     if (seriesId === undefined || !need) continue;
     keysById.set(seriesId, key);
     const empty = window.hold(key, need);
+    if (!empty && heldAreCurrent) continue;
     // A first load takes the newest `capacity` points (enough for the need's count and, at up to
     // one point a second, its look-back); later loads only what arrived since.
     const sinceMs = empty ? 0 : window.newestTs(key)!;

@@ -8,7 +8,7 @@ describe("Nagios percent state change", () => {
   it.each([
     { history: "O".repeat(21), percent: 0 },
     // Every result changes: all 20 weights (0.75…1.25, mean 1) → 100 %.
-    { history: "OC".repeat(10) + "O", percent: 100 },
+    { history: `${"OC".repeat(10)}O`, percent: 100 },
     // One change, between the two newest results: weight 1.25 of 20 possible.
     { history: `${"O".repeat(20)}C`, percent: 6.25 },
     // One change, between the two oldest: weight 0.75.

@@ -187,7 +187,7 @@ describe("preview and suggestions", () => {
     expect(saved.draft?.spans).toEqual([{ from: to - 6 * 3_600_000 + 2 * MINUTE, to: to - 5 * 3_600_000, state: "CRITICAL" }]);
     expect(saved.deployed).toEqual({ status: "not-deployed" });
     expect(saved.points.some((p) => p.max === 200)).toBe(true);
-    expect(saved.points.every((p) => p.threshold === 100)).toBe(true);
+    expect(saved.points.every((p) => p.threshold === 100 && p.deployedThreshold === null)).toBe(true);
 
     const quiet = await caller.preview.run({ ...window, draft: constantPolicy(300) });
     expect(quiet.draft?.summary.alerts).toBe(0);
@@ -214,6 +214,7 @@ describe("preview and suggestions", () => {
     });
     const compared = await caller.preview.run({ ...window, draft: constantPolicy(300) });
     expect(compared.deployed).toMatchObject({ status: "deployed", version: 1 });
+    expect(compared.points.every((p) => p.threshold === 300 && p.deployedThreshold === 80)).toBe(true);
     expect(compared.deployed.status === "deployed" && compared.deployed.outcome?.summary.warningMinutes).toBeGreaterThan(1000);
   });
 
@@ -276,7 +277,7 @@ describe("Bischeck import and export", () => {
   };
 
   it("previews, imports all or nothing, and exports what was imported", async () => {
-    const { caller } = await callerFor("editor");
+    const { caller, organization } = await callerFor("editor");
     const preview = await caller.bischeck.previewImport(files);
     if (!preview.ok) throw new Error("the example files should import");
     expect(preview.counts.hosts).toBe(1);
@@ -284,11 +285,12 @@ describe("Bischeck import and export", () => {
     expect((await caller.config.hosts.list({ limit: 10 })).rows).toEqual([]);
 
     const summary = await caller.bischeck.commitImport(files);
-    expect(summary).toEqual(preview.counts);
+    expect(summary).toEqual({ ...preview.counts, existingHosts: 0 });
     await expect(caller.bischeck.commitImport(files)).rejects.toMatchObject({ code: "CONFLICT" });
-    expect((await caller.bischeck.previewImport(files)).ok && (await caller.bischeck.previewImport(files))).toMatchObject({
-      existingHosts: ["localhost"],
-    });
+    const again = await caller.bischeck.previewImport(files);
+    expect(again).toMatchObject({ existingHosts: ["localhost"], existingServices: ["localhost-sshport"] });
+    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId: organization.id, action: "configuration.import" } });
+    expect(audit).toHaveLength(1);
 
     const exported = await caller.bischeck.export();
     expect(exported.counts).toEqual({
@@ -298,6 +300,23 @@ describe("Bischeck import and export", () => {
       policies: preview.counts.policies,
     });
     expect(exported.bischeckXml).toContain("<name>localhost</name>");
+  });
+
+  it("adds the imported services to a host that exists, and changes nothing when one of them exists", async () => {
+    const { caller } = await callerFor("editor");
+    const host = await caller.config.hosts.create({ name: "localhost", alias: null, description: "kept" });
+    await caller.config.services.create({ hostId: host.id, fields: { ...service, name: "tidemark" } });
+    const summary = await caller.bischeck.commitImport(files);
+    expect(summary).toMatchObject({ hosts: 0, existingHosts: 1, services: 1 });
+    const services = await caller.config.services.list({ hostId: host.id, limit: 10 });
+    expect(services.rows.map((s) => s.name)).toEqual(["sshport", "tidemark"]);
+    expect((await caller.config.hosts.get({ id: host.id })).description).toBe("kept");
+
+    const other = await callerFor("editor");
+    const taken = await other.caller.config.hosts.create({ name: "localhost", alias: null, description: "" });
+    await other.caller.config.services.create({ hostId: taken.id, fields: { ...service, name: "sshport" } });
+    await expect(other.caller.bischeck.commitImport(files)).rejects.toMatchObject({ code: "CONFLICT" });
+    expect((await other.caller.config.items.list({ sort: "asc", limit: 10 })).rows).toEqual([]);
   });
 
   it("reports every problem with its position and imports nothing", async () => {

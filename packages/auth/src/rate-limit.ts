@@ -15,9 +15,7 @@ export interface RateLimitRule {
   maxKeys?: number;
 }
 
-export type RateLimitDecision =
-  | { allowed: true; remaining: number }
-  | { allowed: false; retryAfterSeconds: number };
+export type RateLimitDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 
 interface Bucket {
   tokens: number;

@@ -47,7 +47,3 @@ export function diffChecks(before: readonly AgentCheck[] | null, after: readonly
   diff.removed.sort();
   return diff;
 }
-
-export function isEmptyDiff(diff: ChecksDiff): boolean {
-  return diff.added.length === 0 && diff.removed.length === 0 && diff.changed.length === 0;
-}

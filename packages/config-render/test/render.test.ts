@@ -7,7 +7,6 @@ import {
   checkId,
   type DeploymentSnapshot,
   diffChecks,
-  isEmptyDiff,
   renderAgentConfig,
   renderChecks,
   snapshotHash,
@@ -159,7 +158,7 @@ describe("diffChecks", () => {
       },
     ]);
     expect(diff.unchanged).toBe(0);
-    expect(isEmptyDiff(diffChecks(before, before))).toBe(true);
+    expect(diffChecks(before, before)).toEqual({ added: [], removed: [], changed: [], unchanged: 2 });
     expect(diffChecks(null, before).added).toHaveLength(2);
   });
 });

@@ -69,7 +69,12 @@ export async function listAuditEntries(db: Database, organizationId: string, fil
 /** The values the filters can take in this organisation: who has acted, which actions and targets exist. */
 export async function auditFacets(db: Database, organizationId: string) {
   const [actions, targetTypes, actorIds] = await Promise.all([
-    db.prisma.auditEntry.findMany({ where: { organizationId }, distinct: ["action"], select: { action: true }, orderBy: { action: "asc" } }),
+    db.prisma.auditEntry.findMany({
+      where: { organizationId },
+      distinct: ["action"],
+      select: { action: true },
+      orderBy: { action: "asc" },
+    }),
     db.prisma.auditEntry.findMany({
       where: { organizationId },
       distinct: ["targetType"],

@@ -1,4 +1,4 @@
-import { type Host, type Service, type ServiceItem, seriesKey } from "@tidemark/model";
+import { type Configuration, type Host, type Service, type ServiceItem, seriesKey } from "@tidemark/model";
 import type { ThresholdPolicy } from "@tidemark/thresholds/policy";
 import { recordAudit } from "./audit.ts";
 import { createPolicy, periodToRow, policyFromRow, policyInclude } from "./configuration.ts";
@@ -582,4 +582,80 @@ export async function applyTemplate(db: Database, actor: Actor, name: string, po
   );
   await audit(db, actor, "policy.template", "threshold_policy", templateId, null, { name, policy, items: items.length });
   return { templateId, items: items.length };
+}
+
+export interface MergeSummary {
+  hosts: number;
+  existingHosts: number;
+  services: number;
+  items: number;
+  policies: number;
+}
+
+/**
+ * Adds an imported configuration (Bischeck's files) to the organisation in one transaction: hosts
+ * that exist already receive the new services; a service that exists already refuses the whole
+ * import, so nothing is half-imported and nothing existing is changed.
+ */
+export async function mergeConfiguration(db: Database, actor: Actor, configuration: Configuration): Promise<MergeSummary> {
+  const summary: MergeSummary = { hosts: 0, existingHosts: 0, services: 0, items: 0, policies: 0 };
+  await db.prisma.$transaction(
+    async (tx) => {
+      for (const host of configuration.hosts) {
+        const existing = await tx.host.findUnique({
+          where: { organizationId_name: { organizationId: actor.organizationId, name: host.name } },
+        });
+        const hostRow = existing ?? (await tx.host.create({ data: { organizationId: actor.organizationId, ...hostData(host) } }));
+        if (existing) summary.existingHosts++;
+        else summary.hosts++;
+        for (const service of host.services) {
+          const taken = await tx.service.findUnique({
+            where: { hostId_name: { hostId: hostRow.id, name: service.name } },
+            select: { id: true },
+          });
+          if (taken) throw new ConfigConflictError(`service ${host.name}-${service.name} exists already; nothing was imported`);
+          const serviceRow = await tx.service.create({
+            data: { organizationId: actor.organizationId, hostId: hostRow.id, ...serviceData(service) },
+          });
+          summary.services++;
+          for (const item of service.items) {
+            const policyId = item.policy ? await createPolicy(tx, actor.organizationId, item.policy) : null;
+            if (policyId) summary.policies++;
+            await tx.serviceItem.create({
+              data: {
+                organizationId: actor.organizationId,
+                serviceId: serviceRow.id,
+                ...itemData(item),
+                policyId,
+                seriesKey: seriesKey(host.name, service.name, item.name),
+              },
+            });
+            summary.items++;
+          }
+        }
+      }
+    },
+    { timeout: 120_000 },
+  );
+  await audit(db, actor, "configuration.import", "configuration", actor.organizationId, null, {
+    ...summary,
+    hosts: configuration.hosts.map((h) => h.name),
+  });
+  return summary;
+}
+
+/** Which of these host-service pairs exist already in the organisation (for the import preview). */
+export async function existingServices(
+  db: Database,
+  organizationId: string,
+  pairs: readonly { host: string; service: string }[],
+): Promise<string[]> {
+  if (pairs.length === 0) return [];
+  const { rows } = await db.pool.query<{ key: string }>(
+    `SELECT h.name || '-' || s.name AS key FROM services s JOIN hosts h ON h.id = s.host_id
+     JOIN unnest($2::text[], $3::text[]) AS p(host, service) ON p.host = h.name AND p.service = s.name
+     WHERE s.organization_id = $1 ORDER BY 1`,
+    [organizationId, pairs.map((p) => p.host), pairs.map((p) => p.service)],
+  );
+  return rows.map((r) => r.key);
 }

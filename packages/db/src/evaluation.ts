@@ -49,8 +49,20 @@ export async function claimEvaluationWork(client: pg.ClientBase, organizationId:
   return { ids: rows.map((r) => Number(r.id)), organizationId: rows[0]!.organization_id, points };
 }
 
-export async function completeEvaluationWork(client: pg.ClientBase, ids: number[]): Promise<void> {
-  await client.query(`DELETE FROM evaluation_queue WHERE id = ANY($1::bigint[])`, [ids]);
+/** Deletes the evaluated rows and marks this worker as the organisation's last evaluator. */
+export async function completeEvaluationWork(client: pg.ClientBase, organizationId: string, workerId: string, ids: number[]): Promise<void> {
+  await client.query(
+    `WITH done AS (DELETE FROM evaluation_queue WHERE id = ANY($1::bigint[]))
+     INSERT INTO evaluation_cursors (organization_id, worker_id, updated_at) VALUES ($2, $3, now())
+     ON CONFLICT (organization_id) DO UPDATE SET worker_id = excluded.worker_id, updated_at = excluded.updated_at`,
+    [ids, organizationId, workerId],
+  );
+}
+
+/** Whether `workerId` evaluated the organisation last (call under the organisation's lock). */
+export async function evaluatedLastBy(client: pg.ClientBase, organizationId: string, workerId: string): Promise<boolean> {
+  const { rows } = await client.query(`SELECT 1 FROM evaluation_cursors WHERE organization_id = $1 AND worker_id = $2`, [organizationId, workerId]);
+  return rows.length > 0;
 }
 
 /** After a failure: back off exponentially so that a poison row does not block the queue. */

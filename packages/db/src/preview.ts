@@ -39,6 +39,8 @@ export interface ChartPoint {
   critical: number | null;
   warningLow: number | null;
   criticalLow: number | null;
+  /** The deployed version's threshold, drawn beside the draft's. */
+  deployedThreshold: number | null;
 }
 
 export interface PolicyOutcome {
@@ -281,7 +283,13 @@ const nullable = (v: number) => (Number.isNaN(v) ? null : v);
  * Buckets of equal width, each with the min, max and mean of its samples and the threshold and
  * bands at the bucket's start, so that a month of minutes fits a chart and no peak disappears.
  */
-export function downsample(samples: Samples, curve: ThresholdCurve | null, from: number, to: number, buckets: number): ChartPoint[] {
+export function downsample(
+  samples: Samples,
+  curves: { draft: ThresholdCurve | null; deployed: ThresholdCurve | null },
+  from: number,
+  to: number,
+  buckets: number,
+): ChartPoint[] {
   const width = Math.max(MINUTE, Math.ceil((to - from) / buckets / MINUTE) * MINUTE);
   const start = Math.floor(from / width) * width;
   const count = Math.max(1, Math.ceil((to - start) / width));
@@ -299,12 +307,17 @@ export function downsample(samples: Samples, curve: ThresholdCurve | null, from:
     min[b] = Math.min(min[b] as number, Number.isNaN(samples.low[i] as number) ? v : (samples.low[i] as number));
     max[b] = Math.max(max[b] as number, Number.isNaN(samples.high[i] as number) ? v : (samples.high[i] as number));
   }
-  const curveStart = curve?.timestamps[0] ?? 0;
-  const curveStep = curve && curve.timestamps.length > 1 ? (curve.timestamps[1] as number) - curveStart : MINUTE;
+  /** The curve's entry at (or just after the window start for) a bucket's first instant. */
+  const indexIn = (curve: ThresholdCurve, ts: number) => {
+    const first = curve.timestamps[0] ?? 0;
+    const step = curve.timestamps.length > 1 ? (curve.timestamps[1] as number) - first : MINUTE;
+    return Math.max(0, Math.min(curve.timestamps.length - 1, Math.round((Math.max(ts, from) - first) / step)));
+  };
+  const { draft: curve, deployed } = curves;
   const points: ChartPoint[] = [];
   for (let b = 0; b < count; b++) {
     const ts = start + b * width;
-    const at = curve ? Math.max(0, Math.min(curve.timestamps.length - 1, Math.round((Math.max(ts, from) - curveStart) / curveStep))) : -1;
+    const at = curve ? indexIn(curve, ts) : -1;
     const n = seen[b] as number;
     points.push({
       ts,
@@ -316,6 +329,7 @@ export function downsample(samples: Samples, curve: ThresholdCurve | null, from:
       critical: curve ? nullable(curve.critical[at] as number) : null,
       warningLow: curve ? nullable(curve.warningLow[at] as number) : null,
       criticalLow: curve ? nullable(curve.criticalLow[at] as number) : null,
+      deployedThreshold: deployed ? nullable(deployed.threshold[indexIn(deployed, ts)] as number) : null,
     });
   }
   return points;
@@ -396,6 +410,8 @@ export async function previewItem(db: Database, organizationId: string, input: P
   const t1 = performance.now();
 
   const draftResult = draft ? outcome(draft, samples, from, to, stepMs, macros, data) : null;
+  const deployedResult =
+    deployed.status === "deployed" && deployed.policy ? outcome(deployed.policy, samples, from, to, stepMs, macros, data) : null;
   const deployedOutcome: DeployedOutcome =
     deployed.status === "not-deployed"
       ? deployed
@@ -405,9 +421,15 @@ export async function previewItem(db: Database, organizationId: string, input: P
             status: "deployed",
             version: deployed.version,
             deployedAt: deployed.deployedAt,
-            outcome: deployed.policy ? outcome(deployed.policy, samples, from, to, stepMs, macros, data).outcome : null,
+            outcome: deployedResult?.outcome ?? null,
           };
-  const points = downsample(samples, draftResult?.curve ?? null, from, to, CHART_BUCKETS);
+  const points = downsample(
+    samples,
+    { draft: draftResult?.curve ?? null, deployed: deployedResult?.curve ?? null },
+    from,
+    to,
+    CHART_BUCKETS,
+  );
   return {
     seriesKey: item.seriesKey,
     from,

@@ -94,6 +94,10 @@ async function start(dataDir: string, opts: EmbeddedPostgresOptions, forget: () 
       db = await openPglite(pgdata);
     }
     await db.exec("CREATE EXTENSION IF NOT EXISTS timescaledb");
+    // On an existing data dir the extension is already there, and its library would be loaded
+    // lazily without the TSL module: continuous-aggregate refreshes then fail with a licence
+    // error. Loading it up front gives every connection the full build.
+    await db.exec("LOAD 'timescaledb'");
     log(`PGlite ready on ${pgdata} in ${Date.now() - t0} ms`);
 
     const trace = process.env.EMBEDDED_PG_TRACE ? (line: string) => log(`trace: ${line}`) : undefined;

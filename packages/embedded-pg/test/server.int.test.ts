@@ -179,6 +179,9 @@ describe("embedded server: lifecycle", () => {
       await c.connect();
       await c.query("CREATE TABLE keep (id int, note text)");
       await c.query("INSERT INTO keep VALUES ($1, $2)", [1, "survives"]);
+      await c.query("CREATE TABLE m (ts timestamptz NOT NULL, v float8)");
+      await c.query("SELECT create_hypertable('m', by_range('ts'))");
+      await c.query("CREATE MATERIALIZED VIEW m_1h WITH (timescaledb.continuous) AS SELECT time_bucket('1 hour', ts) AS b, avg(v) FROM m GROUP BY b WITH NO DATA");
       await c.end();
       await s.stop();
 
@@ -186,9 +189,14 @@ describe("embedded server: lifecycle", () => {
       c = new pg.Client({ connectionString: s.url });
       await c.connect();
       const { rows } = await c.query("SELECT note FROM keep WHERE id = 1");
+      // TimescaleDB's TSL features (continuous aggregates) work after a restart too.
+      await c.query("INSERT INTO m VALUES (now(), 1)");
+      await c.query("CALL refresh_continuous_aggregate('m_1h', NULL, NULL)");
+      const { rows: buckets } = await c.query("SELECT count(*)::int AS n FROM m_1h");
       await c.end();
       await s.stop();
       expect(rows).toEqual([{ note: "survives" }]);
+      expect(buckets).toEqual([{ n: 1 }]);
     } finally {
       tmp.remove();
     }

@@ -9,7 +9,10 @@ interface AuditActor {
 }
 
 /** Records one change by the caller, telling a person's session from one of their API tokens. */
-export function recordChange(ctx: AuditActor, change: { action: string; targetType: string; targetId: string; before?: unknown; after?: unknown }) {
+export function recordChange(
+  ctx: AuditActor,
+  change: { action: string; targetType: string; targetId: string; before?: unknown; after?: unknown },
+) {
   return recordAudit(ctx.db, {
     organizationId: ctx.org.id,
     actorUserId: ctx.org.userId,
@@ -26,7 +29,10 @@ const filterSchema = z
     targetId: z.string().trim().max(200).nullish(),
     from: z.date().nullish(),
     to: z.date().nullish(),
-    before: z.string().regex(/^\d{1,19}$/, "a page cursor").nullish(),
+    before: z
+      .string()
+      .regex(/^\d{1,19}$/, "a page cursor")
+      .nullish(),
     limit: z.number().int().min(1).max(200).default(50),
   })
   .refine((f) => !f.from || !f.to || f.from < f.to, { message: "from must be before to", path: ["to"] });

@@ -1,5 +1,5 @@
 import { BischeckImportError, exportBischeck, importBischeck } from "@tidemark/bischeck";
-import { importConfiguration, readDeploymentSource, recordAudit } from "@tidemark/db";
+import { ConfigConflictError, existingServices, mergeConfiguration, readDeploymentSource } from "@tidemark/db";
 import type { Configuration } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -50,36 +50,34 @@ export const bischeckRouter = createTRPCRouter({
     const parsed = parseFiles(input);
     if (!parsed.ok) return parsed;
     const names = parsed.configuration.hosts.map((h) => h.name);
-    const existing = await ctx.db.prisma.host.findMany({
-      where: { organizationId: ctx.org.id, name: { in: names } },
-      select: { name: true },
-    });
+    const [hosts, services] = await Promise.all([
+      ctx.db.prisma.host.findMany({ where: { organizationId: ctx.org.id, name: { in: names } }, select: { name: true } }),
+      existingServices(
+        ctx.db,
+        ctx.org.id,
+        parsed.configuration.hosts.flatMap((h) => h.services.map((s) => ({ host: h.name, service: s.name }))),
+      ),
+    ]);
     return {
       ok: true as const,
       counts: counts(parsed.configuration),
       hosts: outline(parsed.configuration),
       warnings: parsed.warnings,
-      existingHosts: existing.map((h) => h.name),
+      existingHosts: hosts.map((h) => h.name),
+      existingServices: services,
     };
   }),
+  /** Hosts that exist receive the new services; an existing service refuses the whole import. */
   commitImport: editorProcedure.input(filesSchema).mutation(async ({ ctx, input }) => {
     const parsed = parseFiles(input);
     if (!parsed.ok)
       throw new TRPCError({ code: "BAD_REQUEST", message: `the files have ${parsed.issues.length} problem(s); preview them first` });
-    const existing = await ctx.db.prisma.host.count({
-      where: { organizationId: ctx.org.id, name: { in: parsed.configuration.hosts.map((h) => h.name) } },
-    });
-    if (existing > 0) throw new TRPCError({ code: "CONFLICT", message: `${existing} of these hosts already exist; nothing was imported` });
-    const summary = await importConfiguration(ctx.db, ctx.org.id, parsed.configuration);
-    await recordAudit(ctx.db, {
-      organizationId: ctx.org.id,
-      actorUserId: ctx.org.userId,
-      actorKind: "user",
-      action: "bischeck.import",
-      targetType: "configuration",
-      after: { ...summary, hosts: parsed.configuration.hosts.map((h) => h.name) },
-    });
-    return summary;
+    try {
+      return await mergeConfiguration(ctx.db, { organizationId: ctx.org.id, userId: ctx.org.userId }, parsed.configuration);
+    } catch (error) {
+      if (error instanceof ConfigConflictError) throw new TRPCError({ code: "CONFLICT", message: error.message });
+      throw error;
+    }
   }),
   export: viewerProcedure.query(async ({ ctx }) => {
     const { configuration } = await readDeploymentSource(ctx.db, ctx.org.id);

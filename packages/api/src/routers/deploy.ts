@@ -4,7 +4,6 @@ import {
   type DeploymentSnapshot,
   deploymentSnapshotSchema,
   diffChecks,
-  isEmptyDiff,
   renderChecks,
   snapshotHash,
 } from "@tidemark/config-render";
@@ -108,7 +107,7 @@ export const deployRouter = createTRPCRouter({
   preview: viewerProcedure.query(async ({ ctx }) => {
     const snapshot = await readDeploymentSource(ctx.db, ctx.org.id);
     const agents = await planFor(ctx.db, ctx.org.id, snapshot);
-    return { configHash: snapshotHash(snapshot), agents, changed: agents.some((a) => a.affected || !isEmptyDiff(a.diff)) };
+    return { configHash: snapshotHash(snapshot), agents };
   }),
 
   deploy: editorProcedure.input(z.object({ message: z.string().trim().max(500).default("") })).mutation(async ({ ctx, input }) => {

@@ -26,26 +26,24 @@ export const invitationsRouter = createTRPCRouter({
   list: adminProcedure.query(({ ctx }) => listInvitations(ctx.db, ctx.org.id)),
 
   /** The link's secret is in this answer only; the database keeps its hash. */
-  create: adminProcedure
-    .input(z.object({ email: z.email().max(320), role: roleSchema }))
-    .mutation(async ({ ctx, input }) => {
-      const token = issueToken("tm_invite");
-      const invitation = await createInvitation(ctx.db, {
-        organizationId: ctx.org.id,
-        email: input.email,
-        role: input.role,
-        tokenHash: token.hash,
-        createdBy: ctx.org.userId,
-        expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
-      });
-      await recordChange(ctx, {
-        action: "invitation.create",
-        targetType: "invitation",
-        targetId: invitation.id,
-        after: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt },
-      });
-      return { invitation, token: token.secret, path: `/invite/${token.secret}` };
-    }),
+  create: adminProcedure.input(z.object({ email: z.email().max(320), role: roleSchema })).mutation(async ({ ctx, input }) => {
+    const token = issueToken("tm_invite");
+    const invitation = await createInvitation(ctx.db, {
+      organizationId: ctx.org.id,
+      email: input.email,
+      role: input.role,
+      tokenHash: token.hash,
+      createdBy: ctx.org.userId,
+      expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
+    });
+    await recordChange(ctx, {
+      action: "invitation.create",
+      targetType: "invitation",
+      targetId: invitation.id,
+      after: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt },
+    });
+    return { invitation, token: token.secret, path: `/invite/${token.secret}` };
+  }),
 
   revoke: adminProcedure.input(z.object({ id: z.uuid() })).mutation(async ({ ctx, input }) => {
     const revoked = await revokeInvitation(ctx.db, ctx.org.id, input.id);
@@ -64,7 +62,12 @@ export const invitationsRouter = createTRPCRouter({
   lookup: publicProcedure.input(tokenInput).query(async ({ ctx, input }) => {
     const invitation = await findPendingInvitation(ctx.db, hashToken(input.token));
     if (!invitation) return noInvitation();
-    return { organizationName: invitation.organizationName, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt };
+    return {
+      organizationName: invitation.organizationName,
+      email: invitation.email,
+      role: invitation.role,
+      expiresAt: invitation.expiresAt,
+    };
   }),
 
   /** Joins the invitation's organisation (as the invited address only) and makes it the active one. */
@@ -72,7 +75,7 @@ export const invitationsRouter = createTRPCRouter({
     const invitation = await findPendingInvitation(ctx.db, hashToken(input.token));
     if (!invitation) return noInvitation();
     if (invitation.email !== ctx.session.email.toLowerCase()) {
-      throw new TRPCError({ code: "FORBIDDEN", message: `this invitation is for ${invitation.email}: sign in with that account` });
+      throw new TRPCError({ code: "FORBIDDEN", message: "this invitation was sent to another email address: sign in with that one" });
     }
     const joined = await acceptInvitation(ctx.db, invitation.id, ctx.session.userId);
     if (!joined) return noInvitation();

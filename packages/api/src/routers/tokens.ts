@@ -14,7 +14,8 @@ export const tokensRouter = createTRPCRouter({
   create: adminProcedure
     .input(z.object({ name: z.string().trim().min(1, "name the token after what uses it").max(100), role: roleSchema }))
     .mutation(async ({ ctx, input }) => {
-      if (!roleAtLeast(ctx.org.role, input.role)) throw new TRPCError({ code: "FORBIDDEN", message: "a token cannot have more rights than you" });
+      if (!roleAtLeast(ctx.org.role, input.role))
+        throw new TRPCError({ code: "FORBIDDEN", message: "a token cannot have more rights than you" });
       const secret = issueToken("tm_api");
       const token = await createApiToken(ctx.db, {
         organizationId: ctx.org.id,

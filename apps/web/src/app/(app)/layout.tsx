@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
+import { OrgSwitcher } from "~/components/settings/org-switcher";
 import { SignOutButton } from "~/components/sign-out-button";
 import { currentSession } from "~/server/current-session";
 
@@ -22,12 +23,14 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           <Link href="/alerts">Alerts</Link>
           <Link href="/deploy">Deploy</Link>
           <Link href="/agents">Agents</Link>
+          {session.role === "admin" && <Link href="/settings/members">Settings</Link>}
         </nav>
         <div className="who">
           <span title={session.email}>{session.name}</span>
           <span className="org">
             {session.organizationName} · {session.role}
           </span>
+          <OrgSwitcher activeOrganizationId={session.organizationId} />
           <SignOutButton />
         </div>
       </header>

@@ -97,9 +97,12 @@ export function BischeckImport() {
               Will create <strong>{p.counts.hosts} hosts</strong>, <strong>{p.counts.services} services</strong>,{" "}
               <strong>{p.counts.items} service items</strong> and <strong>{p.counts.policies} threshold policies</strong>.
             </p>
-            {p.existingHosts.length > 0 && (
+            {p.existingHosts.length > 0 && p.existingServices.length === 0 && (
+              <p className="muted">These hosts exist already and receive the new services: {p.existingHosts.join(", ")}.</p>
+            )}
+            {p.existingServices.length > 0 && (
               <p className="error">
-                These hosts already exist, so nothing can be imported: {p.existingHosts.join(", ")}. Rename or delete them first.
+                These services exist already, so nothing can be imported: {p.existingServices.join(", ")}. Rename or delete them first.
               </p>
             )}
             {p.warnings.length > 0 && (
@@ -136,7 +139,11 @@ export function BischeckImport() {
                 </li>
               ))}
             </ul>
-            <button type="button" disabled={commit.isPending || p.existingHosts.length > 0} onClick={() => files && commit.mutate(files)}>
+            <button
+              type="button"
+              disabled={commit.isPending || p.existingServices.length > 0}
+              onClick={() => files && commit.mutate(files)}
+            >
               {commit.isPending ? "Importing…" : "Confirm import"}
             </button>
             {commit.isError && <p className="error">{commit.error.message}</p>}
@@ -144,8 +151,10 @@ export function BischeckImport() {
         )}
         {commit.data && (
           <p role="status">
-            Imported {commit.data.hosts} hosts, {commit.data.services} services, {commit.data.items} items and {commit.data.policies}{" "}
-            threshold policies. <Link href="/config/hosts">See the hosts</Link>.
+            Imported {commit.data.hosts} new hosts
+            {commit.data.existingHosts > 0 ? ` (and services into ${commit.data.existingHosts} existing)` : ""}, {commit.data.services}{" "}
+            services, {commit.data.items} items and {commit.data.policies} threshold policies.{" "}
+            <Link href="/config/hosts">See the hosts</Link>.
           </p>
         )}
       </section>

@@ -98,6 +98,7 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
     critical: p.critical,
     warningLow: p.warningLow,
     criticalLow: p.criticalLow,
+    deployedThreshold: p.deployedThreshold,
   }));
   const spans = result?.draft?.spans ?? [];
   const drawn =
@@ -182,6 +183,15 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
               <Area dataKey="range" stroke="none" fill="#3b82f6" fillOpacity={0.2} isAnimationActive={false} name="min–max" />
               <Line dataKey="avg" stroke="#60a5fa" dot={false} strokeWidth={1.3} isAnimationActive={false} name="value" />
               <Line dataKey="threshold" stroke="#e5edf7" dot={false} strokeWidth={1.6} isAnimationActive={false} name="threshold" />
+              <Line
+                dataKey="deployedThreshold"
+                stroke="#a78bfa"
+                dot={false}
+                strokeWidth={1.2}
+                strokeDasharray="1 3"
+                isAnimationActive={false}
+                name="deployed threshold"
+              />
               <Line dataKey="warning" stroke="#f59e0b" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="warning" />
               <Line dataKey="critical" stroke="#ef4444" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="critical" />
               <Line

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { alertAt, type LayoutInput, layoutTimeline, timeTicks } from "../../../src/components/alerts/timeline-layout";
 
-const lane = (seriesId: number, host: string, service: string, item: string) => ({ seriesId, key: `${host}-${service}-${item}`, host, service, item });
+const lane = (seriesId: number, host: string, service: string, item: string) => ({
+  seriesId,
+  key: `${host}-${service}-${item}`,
+  host,
+  service,
+  item,
+});
 const alert = (id: string, seriesId: number, openedAt: number, closedAt: number | null, peak: "WARNING" | "CRITICAL" = "CRITICAL") => ({
   id,
   seriesId,
@@ -17,7 +23,11 @@ describe("timeline layout", () => {
   const window = { from: 0, to: 1000 };
 
   it("orders lanes by host, service, item and marks where a host starts", () => {
-    const input: LayoutInput = { lanes: [lane(2, "web01", "http", "b"), lane(3, "db01", "pg", "lag"), lane(1, "web01", "http", "a")], alerts: [], changes: [] };
+    const input: LayoutInput = {
+      lanes: [lane(2, "web01", "http", "b"), lane(3, "db01", "pg", "lag"), lane(1, "web01", "http", "a")],
+      alerts: [],
+      changes: [],
+    };
     const lanes = layoutTimeline(input, window, 100, 1000);
     expect(lanes.map((l) => [l.key, l.firstOfHost])).toEqual([
       ["db01-pg-lag", true],

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_VIEW, pan, parseView, resolveWindow, type TimelineView, viewToParams, zoom } from "../../../src/components/alerts/url-state";
+import {
+  DEFAULT_VIEW,
+  pan,
+  parseView,
+  resolveWindow,
+  type TimelineView,
+  viewToParams,
+  zoom,
+} from "../../../src/components/alerts/url-state";
 
 describe("the timeline's URL state", () => {
   it("round-trips a view through the query string", () => {

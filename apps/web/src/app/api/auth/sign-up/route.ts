@@ -1,0 +1,102 @@
+import { clientAddress, hashPassword, hashToken, issueToken, RateLimiter } from "@tidemark/auth";
+import { acceptInvitation, createSession, createUser, EmailTakenError, findPendingInvitation, recordAudit } from "@tidemark/db";
+import { z } from "zod";
+import { getDatabase } from "~/server/database";
+import { zodIssues } from "~/server/json-errors";
+import { isSameOrigin, SESSION_COOKIE, SESSION_DAYS, sessionCookieAttributes } from "~/server/session";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * A new account: either with a new organisation it administers, or joining the organisation of
+ * an invitation (which must have been sent to the same address).
+ */
+const signUpSchema = z
+  .object({
+    name: z.string().trim().min(1, "your name is required").max(100),
+    email: z.email("enter an email address").max(320),
+    password: z.string().min(10, "at least 10 characters").max(1024),
+    organizationName: z.string().trim().min(2, "at least 2 characters").max(100).optional(),
+    invitation: z.string().trim().min(10).max(200).optional(),
+  })
+  .refine((v) => v.invitation || v.organizationName, { message: "name your organisation", path: ["organizationName"] });
+
+/** Account creation per address: scrypt is expensive, and sign-up must not become a spam or enumeration pump. */
+const signUps = new RateLimiter({ limit: 5, windowMs: 60 * 60_000 });
+
+export async function POST(request: Request) {
+  if (!isSameOrigin(request)) return Response.json({ error: "cross-site request refused" }, { status: 403 });
+  const parsed = signUpSchema.safeParse(await request.json().catch(() => null));
+  if (!parsed.success) return Response.json({ error: "check the highlighted fields", issues: zodIssues(parsed.error) }, { status: 400 });
+  const attempt = signUps.hit(clientAddress(request.headers), Date.now());
+  if (!attempt.allowed) {
+    return Response.json(
+      { error: `too many sign-ups from this address: try again in ${attempt.retryAfterSeconds} s` },
+      { status: 429, headers: { "Retry-After": String(attempt.retryAfterSeconds) } },
+    );
+  }
+  const input = parsed.data;
+  const db = await getDatabase();
+  const invitation = input.invitation ? await findPendingInvitation(db, hashToken(input.invitation)) : null;
+  if (input.invitation && !invitation) {
+    return Response.json({ error: "this invitation link is unknown, used or expired: ask for a new one" }, { status: 404 });
+  }
+  if (invitation && invitation.email !== input.email.toLowerCase()) {
+    return Response.json({ error: "this invitation was sent to another email address: sign up with that one" }, { status: 403 });
+  }
+  let created: Awaited<ReturnType<typeof createUser>>;
+  try {
+    created = await createUser(db, {
+      email: input.email,
+      name: input.name,
+      passwordHash: await hashPassword(input.password),
+      organizationName: invitation ? null : (input.organizationName ?? null),
+    });
+  } catch (error) {
+    if (error instanceof EmailTakenError) return Response.json({ error: error.message }, { status: 409 });
+    throw error;
+  }
+  const { user } = created;
+  let organizationId: string;
+  if (invitation) {
+    const joined = await acceptInvitation(db, invitation.id, user.id);
+    if (!joined) return Response.json({ error: "this invitation was used meanwhile: ask for a new one, then sign in" }, { status: 409 });
+    organizationId = joined.organizationId;
+    await recordAudit(db, {
+      organizationId,
+      actorUserId: user.id,
+      actorKind: "user",
+      action: "invitation.accept",
+      targetType: "member",
+      targetId: user.id,
+      after: { role: joined.role, invitationId: invitation.id, newAccount: true },
+    });
+  } else {
+    const organization = created.organization;
+    if (!organization) throw new Error("sign-up without an invitation must create an organisation");
+    organizationId = organization.id;
+    await recordAudit(db, {
+      organizationId,
+      actorUserId: user.id,
+      actorKind: "user",
+      action: "organization.create",
+      targetType: "organization",
+      targetId: organizationId,
+      after: { name: organization.name, slug: organization.slug },
+    });
+  }
+  const token = issueToken("tm_session");
+  await createSession(db, {
+    tokenHash: token.hash,
+    userId: user.id,
+    organizationId,
+    expiresAt: new Date(Date.now() + SESSION_DAYS * 86_400_000),
+  });
+  return Response.json(
+    { ok: true, organizationId },
+    {
+      status: 201,
+      headers: { "Set-Cookie": `${SESSION_COOKIE}=${token.secret}; ${sessionCookieAttributes(request, SESSION_DAYS * 86_400)}` },
+    },
+  );
+}

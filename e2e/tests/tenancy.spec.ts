@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { signIn } from "./fixtures";
+
+/**
+ * Tenancy end to end: a user with an organisation of their own is invited into the demo
+ * organisation, accepts, and switching organisation switches everything they see.
+ */
+
+async function newPage(browser: Browser, baseURL: string | undefined): Promise<Page> {
+  const context = await browser.newContext({ baseURL });
+  return context.newPage();
+}
+
+async function overviewCard(page: Page, label: string) {
+  return page.getByRole("region", { name: "Overview" }).locator(".card", { hasText: label }).locator(".card-value");
+}
+
+test("invite a user, accept, switch organisation and see only that organisation's data", async ({ page: admin, browser, baseURL }) => {
+  const mark = randomUUID().slice(0, 8);
+  const email = `tenant-${mark}@example.test`;
+  const ownOrganization = `Globex ${mark}`;
+
+  // A newcomer signs up with an organisation of their own: it is empty.
+  const newcomer = await newPage(browser, baseURL);
+  await newcomer.goto("/sign-up");
+  await newcomer.getByLabel("Your name").fill(`Newcomer ${mark}`);
+  await newcomer.getByLabel("Email").fill(email);
+  await newcomer.getByLabel("Password").fill("correct horse battery");
+  await newcomer.getByLabel("Organisation").fill(ownOrganization);
+  await newcomer.getByRole("button", { name: "Create account" }).click();
+  await expect(newcomer.getByText(`${ownOrganization} · admin`)).toBeVisible();
+  await expect(await overviewCard(newcomer, "Hosts")).toHaveText("0");
+
+  // The demo admin invites them as an editor; the link is shown once.
+  await signIn(admin);
+  await admin.getByRole("link", { name: "Settings" }).click();
+  await expect(admin).toHaveURL(/\/settings\/members$/);
+  await admin.getByLabel("Email to invite").fill(email);
+  await admin.getByLabel("Role of the invitee").selectOption("editor");
+  await admin.getByRole("button", { name: "Create invitation link" }).click();
+  const link = (await admin.getByTestId("invitation-link").textContent()) ?? "";
+  expect(link).toMatch(/\/invite\/tm_invite_/);
+  await expect(admin.getByRole("region", { name: "Invitations" }).getByRole("row", { name: new RegExp(email) })).toContainText("pending");
+
+  // Signed in as the invited address, the newcomer joins with one click.
+  await newcomer.goto(new URL(link).pathname);
+  await expect(newcomer.getByText("Acme Operations", { exact: true })).toBeVisible();
+  await newcomer.getByRole("button", { name: "Join the organisation" }).click();
+  await expect(newcomer.getByText("Acme Operations · editor")).toBeVisible();
+  await newcomer.getByRole("searchbox", { name: "Search service items" }).fill("web03-http-latency");
+  await expect(newcomer.getByRole("row", { name: /web03-http-latency/ })).toBeVisible();
+  // Editors do not see the admin settings.
+  await expect(newcomer.getByRole("link", { name: "Settings" })).toHaveCount(0);
+
+  // Switching back to their own organisation shows none of Acme's data.
+  await newcomer.getByRole("combobox", { name: "Organisation" }).selectOption({ label: `${ownOrganization} · admin` });
+  await expect(newcomer.getByText(`${ownOrganization} · admin`)).toBeVisible();
+  await expect(await overviewCard(newcomer, "Hosts")).toHaveText("0");
+  await newcomer.getByRole("searchbox", { name: "Search service items" }).fill("web03");
+  await expect(newcomer.getByRole("row", { name: /web03/ })).toHaveCount(0);
+  const hosts = await newcomer.request.get(
+    `/api/trpc/config.hosts.list?input=${encodeURIComponent(JSON.stringify({ json: { limit: 200 } }))}`,
+  );
+  expect(hosts.ok()).toBe(true);
+  expect(await hosts.text()).not.toContain("web03");
+
+  // The admin sees the new member and the acceptance in the audit log.
+  await admin.reload();
+  await expect(admin.getByRole("region", { name: "Members" }).getByRole("row", { name: new RegExp(email) })).toBeVisible();
+  await admin.getByRole("link", { name: "Audit log" }).click();
+  await admin.getByLabel("Action").selectOption("invitation.accept");
+  await expect(admin.getByTestId("audit-row").first()).toContainText(`Newcomer ${mark}`);
+});
+
+test("an invitation link opened signed out creates the invited account and joins", async ({ page: admin, browser, baseURL }) => {
+  const mark = randomUUID().slice(0, 8);
+  const email = `invitee-${mark}@example.test`;
+  await signIn(admin);
+  await admin.goto("/settings/members");
+  await admin.getByLabel("Email to invite").fill(email);
+  await admin.getByRole("button", { name: "Create invitation link" }).click();
+  const link = (await admin.getByTestId("invitation-link").textContent()) ?? "";
+
+  const invitee = await newPage(browser, baseURL);
+  await invitee.goto(new URL(link).pathname);
+  await expect(invitee.getByLabel("Email")).toHaveValue(email);
+  await invitee.getByLabel("Your name").fill(`Invitee ${mark}`);
+  await invitee.getByLabel("Password").fill("another long password");
+  await invitee.getByRole("button", { name: "Create account and join" }).click();
+  await expect(invitee.getByText("Acme Operations · viewer")).toBeVisible();
+  await expect(invitee.getByRole("link", { name: "Settings" })).toHaveCount(0);
+
+  // The link worked once.
+  const again = await newPage(browser, baseURL);
+  await again.goto(new URL(link).pathname);
+  await expect(again.getByRole("alert")).toHaveText("This invitation link is unknown, already used or expired.");
+});
