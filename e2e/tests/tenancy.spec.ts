@@ -54,7 +54,7 @@ test("invite a user, accept, switch organisation and see only that organisation'
   await expect(newcomer.getByRole("link", { name: "Settings" })).toHaveCount(0);
 
   // Switching back to their own organisation shows none of Acme's data.
-  await newcomer.getByRole("combobox", { name: "Organisation" }).selectOption({ label: `${ownOrganization} · admin` });
+  await newcomer.getByRole("combobox", { name: "Organisation" }).selectOption({ label: `${ownOrganization} (admin)` });
   await expect(newcomer.getByText(`${ownOrganization} · admin`)).toBeVisible();
   await expect(await overviewCard(newcomer, "Hosts")).toHaveText("0");
   await newcomer.getByRole("searchbox", { name: "Search service items" }).fill("web03");
@@ -94,5 +94,5 @@ test("an invitation link opened signed out creates the invited account and joins
   // The link worked once.
   const again = await newPage(browser, baseURL);
   await again.goto(new URL(link).pathname);
-  await expect(again.getByRole("alert")).toHaveText("This invitation link is unknown, already used or expired.");
+  await expect(again.locator(".auth-card").getByRole("alert")).toHaveText("This invitation link is unknown, already used or expired.");
 });

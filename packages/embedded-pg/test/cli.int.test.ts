@@ -93,7 +93,10 @@ describe("embedded server CLI", () => {
     const tmp = tempDir();
     try {
       const run = runCli(["--data-dir", tmp.dir]);
-      await new Promise((r) => setTimeout(r, 700));
+      // The lock file appears once the CLI is running (its signal handlers are installed
+      // before it starts the server), and start-up takes seconds after that.
+      const lock = path.join(tmp.dir, "embedded-pg.lock");
+      for (let waited = 0; !fs.existsSync(lock) && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
       run.child.kill("SIGTERM");
       const exit = await run.exit;
       expect(exit.code).toBe(0);

@@ -39,7 +39,7 @@ export function OrgSwitcher({ activeOrganizationId }: { activeOrganizationId: st
     >
       {(organizations.data ?? []).map((o) => (
         <option key={o.id} value={o.id}>
-          {o.name} · {o.role}
+          {o.name} ({o.role})
         </option>
       ))}
       {!organizations.data && <option value={activeOrganizationId}>…</option>}
