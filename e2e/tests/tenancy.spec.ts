@@ -64,6 +64,18 @@ test("invite a user, accept, switch organisation and see only that organisation'
   );
   expect(hosts.ok()).toBe(true);
   expect(await hosts.text()).not.toContain("web03");
+  // An agent of their own organisation cannot write into Acme's series of the same name.
+  const agent = await newcomer.request.post("/api/trpc/agents.create", {
+    data: { json: { name: `agent-${mark}` } },
+    headers: { origin: new URL(newcomer.url()).origin },
+  });
+  expect(agent.ok()).toBe(true);
+  const agentToken = (await agent.json()).result.data.json.token as string;
+  const ingested = await newcomer.request.post("/api/ingest", {
+    headers: { authorization: `Bearer ${agentToken}` },
+    data: { batchId: `tenancy-${mark}`, results: [{ key: "web03-http-latency", ts: Date.now() - 1000, value: 1 }] },
+  });
+  expect(await ingested.json()).toMatchObject({ accepted: 0, unknownSeries: ["web03-http-latency"] });
 
   // The admin sees the new member and the acceptance in the audit log.
   await admin.reload();
@@ -95,4 +107,39 @@ test("an invitation link opened signed out creates the invited account and joins
   const again = await newPage(browser, baseURL);
   await again.goto(new URL(link).pathname);
   await expect(again.locator(".auth-card").getByRole("alert")).toHaveText("This invitation link is unknown, already used or expired.");
+});
+
+test("sign-in is rate limited, cross-site mutations are refused, API tokens work as bearer", async ({ page, request }) => {
+  const mark = randomUUID().slice(0, 8);
+  const guess = { email: `nobody-${mark}@example.test`, password: "guess" };
+  const headers = { "x-forwarded-for": `198.51.100.${Number.parseInt(mark.slice(0, 2), 16)}` };
+  for (let i = 0; i < 10; i++) expect((await request.post("/api/auth/sign-in", { data: guess, headers })).status()).toBe(401);
+  const limited = await request.post("/api/auth/sign-in", { data: guess, headers });
+  expect(limited.status()).toBe(429);
+  expect(Number(limited.headers()["retry-after"])).toBeGreaterThan(0);
+  expect((await limited.json()).error).toMatch(/too many sign-in attempts/);
+
+  await signIn(page);
+  const cookie = (await page.context().cookies()).find((c) => c.name === "tm_session");
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+  const mutation = (origin: string) =>
+    page.request.post("/api/trpc/tokens.create", { data: { json: { name: `e2e ${mark}`, role: "viewer" } }, headers: { origin } });
+  const crossSite = await mutation("https://evil.example");
+  expect(crossSite.status()).toBe(403);
+  expect(await crossSite.text()).toContain("cross-site request refused");
+
+  const created = await mutation(new URL(page.url()).origin);
+  expect(created.ok()).toBe(true);
+  const secret = (await created.json()).result.data.json.secret as string;
+  const bearer = { authorization: `Bearer ${secret}` };
+  const overview = await request.get("/api/trpc/dashboard.overview", { headers: bearer });
+  expect(overview.ok()).toBe(true);
+  expect((await overview.json()).result.data.json.hosts).toBeGreaterThan(0);
+  const write = await request.post("/api/trpc/config.hosts.create", {
+    headers: bearer,
+    data: { json: { name: `api${mark}`, alias: null, description: "" } },
+  });
+  expect(write.status()).toBe(403);
+  expect(await write.text()).toContain("needs the editor role");
+  expect((await request.get("/api/trpc/dashboard.overview", { headers: { authorization: "Bearer tm_api_unknown" } })).status()).toBe(401);
 });

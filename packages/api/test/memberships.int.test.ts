@@ -121,6 +121,7 @@ describe("API tokens", () => {
     const viaToken = createCaller({ db, session, sameOrigin: true });
     expect((await viaToken.organizations.list()).map((o) => o.id)).toEqual([tenant.organizationId]);
     await expect(viaToken.organizations.switch({ organizationId: tenant.organizationId })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(viaToken.invitations.accept({ token: tenant.invitationToken })).rejects.toMatchObject({ code: "FORBIDDEN" });
     const host = await viaToken.config.hosts.create({ name: `api${tenant.mark}`, alias: null, description: "" });
     const audit = await tenant.admin.caller.audit.list({ targetId: host.id });
     expect(audit.entries[0]).toMatchObject({ actorUserId: editor.userId, action: "host.create" });

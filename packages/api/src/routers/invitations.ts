@@ -72,6 +72,9 @@ export const invitationsRouter = createTRPCRouter({
 
   /** Joins the invitation's organisation (as the invited address only) and makes it the active one. */
   accept: authedProcedure.input(tokenInput).mutation(async ({ ctx, input }) => {
+    if (isApiTokenSession(ctx.session.sessionId)) {
+      throw new TRPCError({ code: "FORBIDDEN", message: "accept an invitation in the browser, not with an API token" });
+    }
     const invitation = await findPendingInvitation(ctx.db, hashToken(input.token));
     if (!invitation) return noInvitation();
     if (invitation.email !== ctx.session.email.toLowerCase()) {
@@ -89,9 +92,7 @@ export const invitationsRouter = createTRPCRouter({
       before: joined.previousRole ? { role: joined.previousRole } : null,
       after: { role: joined.role, invitationId: invitation.id },
     });
-    if (!isApiTokenSession(ctx.session.sessionId)) {
-      await setActiveOrganization(ctx.db, ctx.session.sessionId, ctx.session.userId, joined.organizationId);
-    }
+    await setActiveOrganization(ctx.db, ctx.session.sessionId, ctx.session.userId, joined.organizationId);
     return { organizationId: joined.organizationId, organizationName: invitation.organizationName, role: joined.role };
   }),
 });

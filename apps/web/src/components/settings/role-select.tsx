@@ -14,7 +14,13 @@ export function RoleSelect({
   disabled?: boolean;
 }) {
   return (
-    <select aria-label={label} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as RoleName)}>
+    <select
+      className="settings-select"
+      aria-label={label}
+      value={value}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value as RoleName)}
+    >
       {ROLES.map((r) => (
         <option key={r} value={r} title={ROLE_HELP[r]}>
           {r}

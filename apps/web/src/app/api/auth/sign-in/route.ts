@@ -10,13 +10,18 @@ const signInSchema = z.object({ email: z.string().trim().email().max(320), passw
 
 /** Password guessing: 10 attempts per address and account, then one more every 90 s. */
 const signInAttempts = new RateLimiter({ limit: 10, windowMs: 15 * 60_000 });
+/** Per account from anywhere, since X-Forwarded-For can be forged when no proxy overwrites it. */
+const accountAttempts = new RateLimiter({ limit: 30, windowMs: 15 * 60_000 });
 
 export async function POST(request: Request) {
   if (!isSameOrigin(request)) return Response.json({ error: "cross-site request refused" }, { status: 403 });
   const parsed = signInSchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) return Response.json({ error: "enter an email address and a password" }, { status: 400 });
-  const attemptKey = `${clientAddress(request.headers)}|${parsed.data.email.toLowerCase()}`;
-  const attempt = signInAttempts.hit(attemptKey, Date.now());
+  const account = parsed.data.email.toLowerCase();
+  const attemptKey = `${clientAddress(request.headers)}|${account}`;
+  const now = Date.now();
+  const fromHere = signInAttempts.hit(attemptKey, now);
+  const attempt = fromHere.allowed ? accountAttempts.hit(account, now) : fromHere;
   if (!attempt.allowed) {
     return Response.json(
       { error: `too many sign-in attempts: try again in ${attempt.retryAfterSeconds} s` },
@@ -31,6 +36,7 @@ export async function POST(request: Request) {
   const membership = await firstMembership(db, user.id);
   if (!membership) return Response.json({ error: "this account belongs to no organisation" }, { status: 403 });
   signInAttempts.reset(attemptKey);
+  accountAttempts.reset(account);
   const token = issueToken("tm_session");
   await createSession(db, {
     tokenHash: token.hash,

@@ -57,34 +57,30 @@ export async function POST(request: Request) {
     throw error;
   }
   const { user } = created;
-  let organizationId: string;
+  let change: { organizationId: string; action: string; targetType: string; targetId: string; after: object };
   if (invitation) {
     const joined = await acceptInvitation(db, invitation.id, user.id);
     if (!joined) return Response.json({ error: "this invitation was used meanwhile: ask for a new one, then sign in" }, { status: 409 });
-    organizationId = joined.organizationId;
-    await recordAudit(db, {
-      organizationId,
-      actorUserId: user.id,
-      actorKind: "user",
+    change = {
+      organizationId: joined.organizationId,
       action: "invitation.accept",
       targetType: "member",
       targetId: user.id,
       after: { role: joined.role, invitationId: invitation.id, newAccount: true },
-    });
+    };
   } else {
     const organization = created.organization;
     if (!organization) throw new Error("sign-up without an invitation must create an organisation");
-    organizationId = organization.id;
-    await recordAudit(db, {
-      organizationId,
-      actorUserId: user.id,
-      actorKind: "user",
+    change = {
+      organizationId: organization.id,
       action: "organization.create",
       targetType: "organization",
-      targetId: organizationId,
+      targetId: organization.id,
       after: { name: organization.name, slug: organization.slug },
-    });
+    };
   }
+  await recordAudit(db, { ...change, actorUserId: user.id, actorKind: "user" });
+  const { organizationId } = change;
   const token = issueToken("tm_session");
   await createSession(db, {
     tokenHash: token.hash,
