@@ -1,9 +1,8 @@
+import { intervalMs } from "@tidemark/model";
 import { Cron } from "croner";
 
 /** One schedule of a check, as the model writes it: `30S`/`5M`/`1H`, a Quartz cron expression, or `after:host-service`. */
 export type Schedule = { kind: "interval"; ms: number } | { kind: "cron"; expression: string } | { kind: "after"; checkId: string };
-
-const UNIT_MS = { S: 1000, M: 60_000, H: 3_600_000 } as const;
 
 /** Quartz: seconds first, optional year, `?`, and day-of-week 1 = Sunday. */
 export const QUARTZ_OPTIONS = { mode: "6-or-7-parts", alternativeWeekdays: true, paused: true } as const;
@@ -34,9 +33,8 @@ export function parseSchedule(text: string): Schedule {
 
 function parseScheduleUncached(text: string): Schedule {
   const s = text.trim();
-  const interval = /^(\d+)([SMH])$/.exec(s);
-  if (interval) {
-    const ms = Number(interval[1]) * UNIT_MS[interval[2] as keyof typeof UNIT_MS];
+  const ms = intervalMs(s);
+  if (ms !== null) {
     if (ms < 1000) throw new Error(`schedule ${s}: an interval must be at least 1S`);
     return { kind: "interval", ms };
   }

@@ -1,3 +1,4 @@
+import { intervalMs } from "@tidemark/model";
 import { Cron } from "croner";
 
 /**
@@ -8,8 +9,6 @@ export type Schedule =
   | { kind: "interval"; periodMs: number; offsetMs: number }
   | { kind: "cron"; cron: Cron }
   | { kind: "after"; service: string };
-
-const UNIT_MS = { S: 1000, M: 60_000, H: 3_600_000 } as const;
 
 /**
  * Bischeck starts an interval schedule at a random offset inside the interval, so that services
@@ -23,9 +22,8 @@ function offsetFor(id: string, periodMs: number): number {
 }
 
 export function parseSchedule(text: string, serviceId: string): Schedule {
-  const interval = /^(\d+)([SMH])$/.exec(text.trim());
-  if (interval) {
-    const periodMs = Number(interval[1]) * UNIT_MS[interval[2] as keyof typeof UNIT_MS];
+  const periodMs = intervalMs(text);
+  if (periodMs !== null) {
     if (periodMs <= 0) throw new Error(`schedule ${text}: the interval must be positive`);
     return { kind: "interval", periodMs, offsetMs: offsetFor(serviceId, periodMs) };
   }

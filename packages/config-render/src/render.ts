@@ -1,4 +1,4 @@
-import { seriesKey } from "@tidemark/model";
+import { intervalMs, seriesKey } from "@tidemark/model";
 import type { AgentCheck, AgentConfig } from "@tidemark/protocol";
 import { canonicalHash } from "./canonical.ts";
 import type { DeploymentSnapshot } from "./snapshot.ts";
@@ -6,7 +6,6 @@ import type { DeploymentSnapshot } from "./snapshot.ts";
 /** A check may run at most this long; shorter for services scheduled more often. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const MIN_TIMEOUT_MS = 100;
-const UNIT_MS = { S: 1000, M: 60_000, H: 3_600_000 } as const;
 
 /** `host-service` with the series-key escaping of `-` and `\`, the id `after:` schedules refer to. */
 export function checkId(host: string, service: string): string {
@@ -18,9 +17,8 @@ export function checkId(host: string, service: string): string {
 export function timeoutFor(schedules: readonly string[]): number {
   let timeout = DEFAULT_TIMEOUT_MS;
   for (const schedule of schedules) {
-    const interval = /^(\d+)([SMH])$/.exec(schedule);
-    if (!interval) continue;
-    const ms = Number(interval[1]) * UNIT_MS[interval[2] as keyof typeof UNIT_MS];
+    const ms = intervalMs(schedule);
+    if (ms === null) continue;
     timeout = Math.min(timeout, Math.floor(ms * 0.8));
   }
   return Math.max(MIN_TIMEOUT_MS, timeout);

@@ -1,7 +1,9 @@
+import { intervalMs } from "@tidemark/model";
 import type { State, ThresholdPolicy } from "@tidemark/thresholds/policy";
 import type pg from "pg";
 import { policyFromRow, policyInclude } from "./configuration.ts";
 import type { Database } from "./database.ts";
+import { ensureSeries } from "./metrics.ts";
 
 /** The worker's SQL: claiming queued points, loading what evaluation needs, writing states. */
 
@@ -92,10 +94,8 @@ export interface EvaluatedItem {
   intervalMs: number | null;
 }
 
-const UNIT_MS: Record<string, number> = { S: 1000, M: 60_000, H: 3_600_000 };
-
 function shortestInterval(schedules: string[]): number | null {
-  const intervals = schedules.map((s) => /^(\d+)([SMH])$/.exec(s.trim())).filter((m) => m !== null).map((m) => Number(m[1]) * UNIT_MS[m[2]!]!);
+  const intervals = schedules.map(intervalMs).filter((ms) => ms !== null);
   return intervals.length ? Math.min(...intervals) : null;
 }
 
@@ -105,14 +105,7 @@ export async function loadEvaluatedItems(db: Database, organizationId: string): 
     where: { organizationId },
     include: { service: { include: { host: true } }, policy: { include: policyInclude } },
   });
-  const keys = items.map((i) => i.seriesKey);
-  const { rows } = await db.pool.query<{ id: number; key: string }>(
-    `WITH created AS (
-       INSERT INTO series (organization_id, key) SELECT $1, k FROM unnest($2::text[]) k ON CONFLICT DO NOTHING RETURNING id, key
-     ) SELECT id, key FROM created UNION ALL SELECT id, key FROM series WHERE organization_id = $1 AND key = ANY($2::text[])`,
-    [organizationId, keys],
-  );
-  const ids = new Map(rows.map((r) => [r.key, r.id]));
+  const ids = await ensureSeries(db, organizationId, items.map((i) => i.seriesKey));
   return items.map((i) => ({
     seriesId: ids.get(i.seriesKey)!,
     seriesKey: i.seriesKey,

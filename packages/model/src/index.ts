@@ -27,6 +27,14 @@ export const scheduleSchema = z
     "an interval like 30S, 5M, 1H, a Quartz cron expression, or after:host-service",
   );
 
+const INTERVAL_UNIT_MS = { S: 1000, M: 60_000, H: 3_600_000 } as const;
+
+/** The length of an interval schedule (`30S`, `5M`, `1H`) in ms; null for cron and run-after schedules. */
+export function intervalMs(schedule: string): number | null {
+  const match = /^(\d+)([SMH])$/.exec(schedule.trim());
+  return match ? Number(match[1]) * INTERVAL_UNIT_MS[match[2] as keyof typeof INTERVAL_UNIT_MS] : null;
+}
+
 /** Who runs the service: the agent (shell, http(s), postgres) or the worker (bischeck://cache). */
 export const connectionUrlSchema = z
   .string()
