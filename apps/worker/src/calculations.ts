@@ -1,4 +1,12 @@
-import { type CalculationService, claimCalculationRuns, type Database, type DueRun, finishCalculationRuns, ingestBatch, loadCalculationServices } from "@tidemark/db";
+import {
+  type CalculationService,
+  claimCalculationRuns,
+  type Database,
+  type DueRun,
+  finishCalculationRuns,
+  ingestBatch,
+  loadCalculationServices,
+} from "@tidemark/db";
 import { evaluate } from "@tidemark/expr";
 import type { CheckResult } from "@tidemark/protocol";
 import { type HistoryNeeds, sourceNeeds } from "./history-needs.ts";
@@ -57,7 +65,8 @@ export class CalculationScheduler {
     const out: { source: string; macros: Macros }[] = [];
     for (const { service } of this.scheduled.values()) {
       if (service.organizationId !== organizationId) continue;
-      for (const item of service.items) out.push({ source: item.execStatement, macros: { host: service.host, service: service.service, item: item.name } });
+      for (const item of service.items)
+        out.push({ source: item.execStatement, macros: { host: service.host, service: service.service, item: item.name } });
     }
     return out;
   }
@@ -116,11 +125,16 @@ export class CalculationScheduler {
     return mine.length;
   }
 
-  private async compute(organizationId: string, runs: { service: CalculationService; dueMs: number }[], errors: Map<string, string>): Promise<void> {
+  private async compute(
+    organizationId: string,
+    runs: { service: CalculationService; dueMs: number }[],
+    errors: Map<string, string>,
+  ): Promise<void> {
     const config = await this.organizations.get(organizationId);
     const reads: HistoryNeeds = new Map();
     for (const { service } of runs) {
-      for (const item of service.items) sourceNeeds(item.execStatement, { host: service.host, service: service.service, item: item.name }, reads);
+      for (const item of service.items)
+        sourceNeeds(item.execStatement, { host: service.host, service: service.service, item: item.name }, reads);
     }
     const client = await this.db.pool.connect();
     try {

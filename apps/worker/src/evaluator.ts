@@ -1,10 +1,10 @@
 import {
+  beginEvaluation,
   claimEvaluationWork,
-  completeEvaluationWork,
   type Database,
   deferEvaluationWork,
   type EvaluationRecord,
-  evaluatedLastBy,
+  type ItemStateRow,
   loadItemStates,
   type QueuedPoint,
   writeEvaluations,
@@ -25,15 +25,39 @@ export interface BatchResult {
   organizationId: string | null;
 }
 
+/** Where a batch's time goes: database round trips versus evaluation in memory. */
+export const EVALUATION_PHASES = ["claim", "load", "evaluate", "write", "alerts", "commit"] as const;
+export type EvaluationPhase = (typeof EVALUATION_PHASES)[number];
+
+/** The committed state machines of an organisation this worker evaluated last. */
+interface RememberedStates {
+  config: OrganizationConfig;
+  bySeriesId: Map<number, ItemStateRow>;
+}
+
 /**
  * Takes queued points (from agents and calculations), evaluates each against its item's
  * threshold policy in time order, and writes states and state changes — in one transaction
  * with the claim, so that every queued point is evaluated exactly once across workers, and a
  * worker killed mid-way leaves its claim for another.
+ *
+ * While it stays an organisation's last evaluator (the claim tells), its window and state
+ * machines are current in memory, and a batch costs four round trips: begin with the lock,
+ * claim, write everything, commit.
  */
 export class Evaluator {
-  /** Identifies this evaluator's in-memory window in evaluation_cursors. */
+  /** Identifies this evaluator's memory in evaluation_cursors. */
   private readonly id = `${process.pid}-${crypto.randomUUID()}`;
+  private readonly remembered = new Map<string, RememberedStates>();
+  /** Milliseconds spent per phase since start, over committed and failed batches alike. */
+  readonly phaseMs: Record<EvaluationPhase, number> = { claim: 0, load: 0, evaluate: 0, write: 0, alerts: 0, commit: 0 };
+  private mark = 0;
+
+  private lap(phase: EvaluationPhase): void {
+    const now = performance.now();
+    this.phaseMs[phase] += now - this.mark;
+    this.mark = now;
+  }
 
   constructor(
     private readonly db: Database,
@@ -56,22 +80,30 @@ export class Evaluator {
     const client = await this.db.pool.connect();
     let claimedIds: number[] = [];
     try {
-      await client.query("BEGIN");
-      const work = await claimEvaluationWork(client, organizationId, this.maxQueueRows);
+      this.mark = performance.now();
+      await beginEvaluation(client, organizationId);
+      const work = await claimEvaluationWork(client, organizationId, this.id, this.maxQueueRows);
+      this.lap("claim");
       if (!work) {
         await client.query("ROLLBACK");
         return { points: 0, organizationId: null };
       }
       claimedIds = work.ids;
-      const current = await evaluatedLastBy(client, organizationId, this.id);
-      const records = await this.evaluate(client, config, work.points, current);
-      await writeEvaluations(client, records);
+      const known = this.statesFor(organizationId, config, work.evaluatedLastByThisWorker);
+      const { records, states } = await this.evaluate(client, config, work.points, known, work.evaluatedLastByThisWorker);
+      this.lap("evaluate");
+      await writeEvaluations(client, records, { organizationId, workerId: this.id, queueIds: work.ids });
+      this.lap("write");
       await this.hooks.afterEvaluate?.(client, organizationId, records, config);
-      await completeEvaluationWork(client, organizationId, this.id, work.ids);
+      this.lap("alerts");
       await client.query("COMMIT");
+      this.lap("commit");
+      for (const [seriesId, state] of states) known.set(seriesId, state);
       return { points: work.points.length, organizationId };
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
+      // What this batch did is not committed: remember nothing of the organisation.
+      this.remembered.delete(organizationId);
       if (claimedIds.length) await deferEvaluationWork(this.db, claimedIds);
       throw error;
     } finally {
@@ -79,34 +111,67 @@ export class Evaluator {
     }
   }
 
-  /** Loads what the batch's thresholds read, in one round trip, then evaluates point by point. */
-  private async evaluate(client: pg.ClientBase, config: OrganizationConfig, points: QueuedPoint[], windowIsCurrent: boolean): Promise<EvaluationRecord[]> {
+  /** The remembered states when they are current, else an empty memory to fill from item_states. */
+  private statesFor(organizationId: string, config: OrganizationConfig, current: boolean): Map<number, ItemStateRow> {
+    const seen = this.remembered.get(organizationId);
+    if (current && seen) {
+      if (seen.config !== config) {
+        // Items removed from the configuration are forgotten.
+        for (const seriesId of seen.bySeriesId.keys()) if (!config.bySeriesId.has(seriesId)) seen.bySeriesId.delete(seriesId);
+        seen.config = config;
+      }
+      return seen.bySeriesId;
+    }
+    const fresh: RememberedStates = { config, bySeriesId: new Map() };
+    this.remembered.set(organizationId, fresh);
+    return fresh.bySeriesId;
+  }
+
+  /**
+   * Brings the window up to date and loads the states not in memory (one round trip each, only
+   * when needed), then evaluates point by point. Returns the records and the new states, which
+   * the caller remembers once they are committed.
+   */
+  private async evaluate(
+    client: pg.ClientBase,
+    config: OrganizationConfig,
+    points: QueuedPoint[],
+    known: Map<number, ItemStateRow>,
+    windowIsCurrent: boolean,
+  ): Promise<{ records: EvaluationRecord[]; states: Map<number, ItemStateRow> }> {
     points.sort((a, b) => a.ts - b.ts || a.seriesId - b.seriesId);
     const firstInBatch = new Map<number, number>();
     for (const p of points) if (!firstInBatch.has(p.seriesId)) firstInBatch.set(p.seriesId, p.ts);
     const wanted = new Set<string>();
+    const unknownStates: number[] = [];
     for (const seriesId of firstInBatch.keys()) {
       const item = config.bySeriesId.get(seriesId);
       if (!item) continue;
       wanted.add(item.seriesKey);
+      if (!item.policy) continue;
       for (const key of config.readsBySeriesId.get(seriesId) ?? []) wanted.add(key);
+      if (!known.has(seriesId)) unknownStates.push(seriesId);
     }
+    this.lap("evaluate");
     await refreshWindow(client, this.window, config, wanted, firstInBatch, windowIsCurrent);
+    const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
+    this.lap("load");
 
-    const states = await loadItemStates(client, [...firstInBatch.keys()]);
+    const states = new Map<number, ItemStateRow>(loaded);
     const records: EvaluationRecord[] = [];
     for (const point of points) {
       const item = config.bySeriesId.get(point.seriesId);
       if (!item) continue;
       this.window.append(item.seriesKey, point.ts, point.value);
       if (!item.policy) continue;
-      const previous = states.get(point.seriesId);
+      const previous = states.get(point.seriesId) ?? known.get(point.seriesId);
       // A point older than the last evaluated one is stored but cannot rewind the state machine.
       if (previous && point.ts <= previous.ts) continue;
       const result = evaluateThreshold(item.policy, {
         at: point.ts,
         value: point.value,
-        context: { data: this.window, macros: { host: item.host, service: item.service, item: item.item }, unknownSeries: "null" },
+        // The item itself is the macros object: the same one every time, so resolved keys are cached.
+        context: { data: this.window, macros: item, unknownSeries: "null" },
       });
       const track = previous ? { state: previous.state, hardState: previous.hardState, count: previous.softCount } : INITIAL_HARD_STATE;
       const step = nextHardState(track, result.state, item.policy.maxSoft);
@@ -124,9 +189,15 @@ export class Evaluator {
         explanation: result.explanation,
         changed: !previous || previous.state !== step.state || step.hardChanged,
       });
-      states.set(point.seriesId, { seriesId: point.seriesId, ts: point.ts, state: step.state, hardState: step.hardState, softCount: step.count });
+      states.set(point.seriesId, {
+        seriesId: point.seriesId,
+        ts: point.ts,
+        state: step.state,
+        hardState: step.hardState,
+        softCount: step.count,
+      });
     }
-    return records;
+    return { records, states };
   }
 }
 

@@ -4,10 +4,11 @@
  * continuous aggregates and applies retention itself. Any number of workers can run against one
  * database; SIGTERM finishes the batch in hand and exits.
  */
-import { applyEvaluations, connectDatabase, databaseInfo, pruneCalculationRuns, queueDepth, refreshAggregates } from "@tidemark/db";
+import { connectDatabase, databaseInfo, pruneCalculationRuns, queueDepth, refreshAggregates } from "@tidemark/db";
 import { pino } from "pino";
 import { CalculationScheduler } from "./calculations.ts";
-import { Evaluator } from "./evaluator.ts";
+import { alertingEvaluator } from "./alerting-evaluator.ts";
+import { EVALUATION_PHASES } from "./evaluator.ts";
 import { startNotifier } from "./notifier.ts";
 import { createWorkerMetrics, serveMetrics } from "./metrics.ts";
 import { OrganizationCache } from "./organization-cache.ts";
@@ -28,28 +29,8 @@ const organizations = new OrganizationCache(db, 5000, (org) => scheduler?.source
 // Calculations read through a window of their own: catching up there must not put points the
 // evaluator has not reached yet into its window (its `[0]` is always the point being evaluated).
 scheduler = new CalculationScheduler(db, organizations, new SeriesWindow(), (event, message) => log.warn(event, message));
-// Alerts open, escalate and close in the same transaction as the states they follow.
-const evaluator = new Evaluator(db, organizations, window, {
-  afterEvaluate: async (client, organizationId, records, config) => {
-    await applyEvaluations(
-      client,
-      organizationId,
-      records.map((r) => ({
-        seriesId: r.seriesId,
-        key: config.bySeriesId.get(r.seriesId)?.seriesKey ?? String(r.seriesId),
-        ts: new Date(r.ts),
-        state: r.state,
-        hardState: r.hardState,
-        hard: r.state === r.hardState,
-        value: r.value,
-        threshold: r.threshold,
-        warning: r.warning,
-        critical: r.critical,
-        explanation: r.explanation,
-      })),
-    );
-  },
-});
+const evaluator = alertingEvaluator(db, organizations, window);
+const reportedPhaseMs = { ...evaluator.phaseMs };
 const info = await databaseInfo(db.pool);
 let stopping = false;
 
@@ -59,7 +40,14 @@ const server = await serveMetrics(metrics, Number(process.env.WORKER_METRICS_POR
   windowPoints: window.pointCount(),
 }));
 const address = server.address();
-log.info({ database: info.kind, embedded: info.embedded, metrics: typeof address === "object" && address ? `http://127.0.0.1:${address.port}/metrics` : null }, "worker started");
+log.info(
+  {
+    database: info.kind,
+    embedded: info.embedded,
+    metrics: typeof address === "object" && address ? `http://127.0.0.1:${address.port}/metrics` : null,
+  },
+  "worker started",
+);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -104,6 +92,10 @@ const loops = [
     metrics.queueRows.set(depth.rows);
     metrics.queueLagSeconds.set(depth.oldest ? (Date.now() - depth.oldest.getTime()) / 1000 : 0);
     metrics.windowPoints.set(window.pointCount());
+    for (const phase of EVALUATION_PHASES) {
+      metrics.phaseSeconds.inc({ phase }, (evaluator.phaseMs[phase] - reportedPhaseMs[phase]) / 1000);
+      reportedPhaseMs[phase] = evaluator.phaseMs[phase];
+    }
   }),
   every(3_600_000, "housekeeping", async () => {
     await pruneCalculationRuns(db, 86_400_000);

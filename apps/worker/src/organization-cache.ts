@@ -23,7 +23,9 @@ export class OrganizationCache {
     private readonly db: Database,
     private readonly checkEveryMs = 5000,
     /** Extra sources read by this worker (calculations), by organisation. */
-    private readonly extraSources: (organizationId: string) => { source: string; macros: { host: string; service: string; item: string } }[] = () => [],
+    private readonly extraSources: (
+      organizationId: string,
+    ) => { source: string; macros: { host: string; service: string; item: string } }[] = () => [],
   ) {}
 
   async get(organizationId: string, now = Date.now()): Promise<OrganizationConfig> {

@@ -44,7 +44,12 @@ export class SeriesWindow implements SeriesData {
    */
   hold(key: string, need: HistoryNeed): boolean {
     const seen = this.held.get(key);
-    if (seen && capacityFor(seen.need) >= capacityFor(need) && seen.need.lookbackMs >= need.lookbackMs && (seen.need.toOldest || !need.toOldest)) {
+    if (
+      seen &&
+      capacityFor(seen.need) >= capacityFor(need) &&
+      seen.need.lookbackMs >= need.lookbackMs &&
+      (seen.need.toOldest || !need.toOldest)
+    ) {
       return false;
     }
     const data = new InMemorySeriesData({ capacity: capacityFor(need) });

@@ -42,7 +42,15 @@ async function orgWithItems(items: { name: string; policy: ThresholdPolicy | nul
             schedules: ["1M"],
             url: "shell://localhost",
             sendServiceData: true,
-            items: items.map((i) => ({ name: i.name, description: "", execStatement: "x", thresholdClass: null, serviceItemClass: null, cacheMaxCount: null, policy: i.policy })),
+            items: items.map((i) => ({
+              name: i.name,
+              description: "",
+              execStatement: "x",
+              thresholdClass: null,
+              serviceItemClass: null,
+              cacheMaxCount: null,
+              policy: i.policy,
+            })),
           },
         ],
       },
@@ -127,18 +135,34 @@ describe("from ingest to states", () => {
     const evaluatorA = newEvaluator();
     const recordsB: EvaluationRecord[] = [];
     const evaluatorB = newEvaluator(recordsB);
-    await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(0), value: 10 }] } });
+    await ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(0), value: 10 }] },
+    });
     await drainQueue(evaluatorA);
-    await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(1), value: 11 }] } });
+    await ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(1), value: 11 }] },
+    });
     await drainQueue(evaluatorA);
-    await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(2), value: 99 }] } });
+    await ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(2), value: 99 }] },
+    });
     await drainQueue(evaluatorB);
     expect(recordsB.map((r) => [r.value, r.threshold, r.state])).toEqual([[99, 11, "CRITICAL"]]);
   });
 
   it("a worker that dies mid-batch loses nothing: its claim returns to the queue", async () => {
     const org = await orgWithItems([{ name: "z", policy: policy({ kind: "constant", value: 100 }) }]);
-    await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-z", ts: minute(0), value: 1 }] } });
+    await ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-z", ts: minute(0), value: 1 }] },
+    });
     const dying = await db.pool.connect();
     await dying.query("BEGIN");
     const claimed = await dying.query(`SELECT id FROM evaluation_queue WHERE organization_id = $1 FOR UPDATE`, [org]);
@@ -152,18 +176,85 @@ describe("from ingest to states", () => {
 });
 
 describe("several workers side by side", () => {
+  it("a worker that was not the last evaluator forgets its remembered states and reads item_states", async () => {
+    // Value 500 against T = 100 with "<" is CRITICAL: soft 1, 2, then hard at the third result.
+    // Were worker A to trust what it remembered after B's evaluation, it would count soft 2 again.
+    const org = await orgWithItems([{ name: "q", policy: policy({ kind: "constant", value: 100 }) }]);
+    const a: EvaluationRecord[] = [];
+    const b: EvaluationRecord[] = [];
+    const workerA = newEvaluator(a);
+    const workerB = newEvaluator(b);
+    const send = (i: number) =>
+      ingestBatch(db, {
+        organizationId: org,
+        agentId: null,
+        batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(i), value: 500 }] },
+      });
+    await send(0);
+    await drainQueue(workerA);
+    await send(1);
+    await drainQueue(workerB);
+    await send(2);
+    await drainQueue(workerA);
+    expect(a.map((r) => [r.softCount, r.hardState])).toEqual([
+      [1, "OK"],
+      [3, "CRITICAL"],
+    ]);
+    expect(b.map((r) => [r.softCount, r.hardState])).toEqual([[2, "OK"]]);
+  });
+
+  it("a failed batch leaves no remembered state behind: the retry evaluates from what was committed", async () => {
+    const org = await orgWithItems([{ name: "f", policy: policy({ kind: "constant", value: 100 }) }]);
+    const seen: EvaluationRecord[] = [];
+    let failNext = true;
+    const evaluator = new Evaluator(db, new OrganizationCache(db, 0), new SeriesWindow(), {
+      afterEvaluate: async (_client, _org, records) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error("alert write failed");
+        }
+        seen.push(...records);
+      },
+    });
+    await ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-f", ts: minute(0), value: 500 }] },
+    });
+    await expect(evaluator.runBatch()).rejects.toThrow("alert write failed");
+    // The failed claim is deferred with backoff; make it due again as time would.
+    await db.pool.query(`UPDATE evaluation_queue SET claimed_until = NULL WHERE organization_id = $1`, [org]);
+    await drainQueue(evaluator);
+    expect(seen.map((r) => [r.ts, r.softCount])).toEqual([[minute(0), 1]]);
+  });
+
   it("evaluate every queued point exactly once, in time order per series", async () => {
-    const org = await orgWithItems(Array.from({ length: 5 }, (_, i) => ({ name: `m${i}`, policy: policy({ kind: "constant", value: 100 }) })));
+    const org = await orgWithItems(
+      Array.from({ length: 5 }, (_, i) => ({ name: `m${i}`, policy: policy({ kind: "constant", value: 100 }) })),
+    );
     const batches = 40;
     for (let b = 0; b < batches; b++) {
       await ingestBatch(db, {
         organizationId: org,
         agentId: null,
-        batch: { batchId: `b-${crypto.randomUUID()}`, results: Array.from({ length: 5 }, (_, i) => ({ key: `h-s-m${i}`, ts: minute(b), value: b % 7 === 0 ? 500 : 50 })) },
+        batch: {
+          batchId: `b-${crypto.randomUUID()}`,
+          results: Array.from({ length: 5 }, (_, i) => ({ key: `h-s-m${i}`, ts: minute(b), value: b % 7 === 0 ? 500 : 50 })),
+        },
       });
     }
     const seen: EvaluationRecord[] = [];
-    const workers = Array.from({ length: 3 }, () => new Evaluator(db, new OrganizationCache(db, 0), new SeriesWindow(), { afterEvaluate: async (_c, _o, r) => void seen.push(...r) }, 3));
+    const workers = Array.from(
+      { length: 3 },
+      () =>
+        new Evaluator(
+          db,
+          new OrganizationCache(db, 0),
+          new SeriesWindow(),
+          { afterEvaluate: async (_c, _o, r) => void seen.push(...r) },
+          3,
+        ),
+    );
     await Promise.all(workers.map((w) => drainQueue(w)));
     expect(seen).toHaveLength(batches * 5);
     const perSeries = new Map<number, number[]>();

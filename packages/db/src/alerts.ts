@@ -15,6 +15,7 @@ import {
 import type { State } from "@tidemark/thresholds";
 import type pg from "pg";
 import type { Database } from "./database.ts";
+import { beginEvaluation } from "./evaluation.ts";
 
 /**
  * From evaluated results to alerts and queued notifications, in a fixed number of statements
@@ -120,8 +121,7 @@ async function loadSeries(client: pg.ClientBase, organizationId: string, seriesI
      LEFT JOIN alert_tracks t ON t.series_id = s.id
      LEFT JOIN alerts a ON a.series_id = s.id AND a.closed_at IS NULL
      WHERE s.organization_id = $1 AND s.id = ANY($2::bigint[])
-     ORDER BY s.id
-     FOR NO KEY UPDATE OF s`,
+     ORDER BY s.id`,
     [organizationId, seriesIds],
   );
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
@@ -164,6 +164,8 @@ async function loadNotificationTargets(client: pg.ClientBase, organizationId: st
  * Given the Database it runs in a transaction of its own; given a client it runs inside the
  * caller's transaction (the worker's evaluation transaction: on the embedded server an open
  * transaction blocks every other connection, so a second connection there would wait forever).
+ * Either way under the organisation's evaluation lock (beginEvaluation), which serialises every
+ * writer of the alert state machines: no row locks needed.
  */
 export async function applyEvaluations(
   target: Database | pg.ClientBase,
@@ -175,7 +177,7 @@ export async function applyEvaluations(
   if (!("pool" in target)) return applyWithin(target, organizationId, outcomes, options);
   const client = await target.pool.connect();
   try {
-    await client.query("BEGIN");
+    await beginEvaluation(client, organizationId);
     const summary = await applyWithin(client, organizationId, outcomes, options);
     await client.query("COMMIT");
     return summary;

@@ -6,7 +6,7 @@ import type { Database } from "./database.ts";
 /**
  * Stores one agent batch: the points of known series, once (a retried batch id stores nothing
  * again), together with the work item that has the worker evaluate exactly the new points — all
- * in one transaction, so an acknowledged point is never lost nor left unevaluated.
+ * in one statement, so an acknowledged point is never lost nor left unevaluated.
  */
 
 export interface IngestInput {
@@ -15,109 +15,132 @@ export interface IngestInput {
   batch: IngestBatch;
 }
 
-/** Known keys (those of the organisation's service items) → series ids, creating missing series. */
-async function resolveSeries(client: pg.ClientBase, organizationId: string, keys: string[]): Promise<Map<string, number>> {
-  const { rows } = await client.query<{ id: number; key: string }>(
-    `WITH known AS (
-       SELECT series_key AS key FROM service_items WHERE organization_id = $1 AND series_key = ANY($2::text[])
-     ), created AS (
-       INSERT INTO series (organization_id, key) SELECT $1, key FROM known ON CONFLICT DO NOTHING RETURNING id, key
-     )
-     SELECT id, key FROM created
-     UNION ALL
-     SELECT s.id, s.key FROM series s JOIN known k ON k.key = s.key WHERE s.organization_id = $1`,
-    [organizationId, keys],
-  );
-  return new Map(rows.map((r) => [r.key, r.id]));
-}
+/**
+ * COPY pays a staging table and two extra round trips per batch: below this many points one
+ * statement is faster (an agent's typical minute, a calculation tick, a one-second series).
+ */
+export const COPY_FROM_POINTS = 500;
 
-interface Columns {
-  seriesIds: number[];
-  timestamps: string[];
-  values: (number | null)[];
-}
+/** Known keys (those of the organisation's service items) → series ids, creating missing series. */
+const RESOLVED_SERIES = `
+  keys AS (SELECT DISTINCT key FROM input),
+  known AS (
+    SELECT si.series_key AS key FROM service_items si WHERE si.organization_id = $1 AND si.series_key IN (SELECT key FROM keys)
+  ),
+  created AS (
+    INSERT INTO series (organization_id, key) SELECT $1, key FROM known ON CONFLICT DO NOTHING RETURNING id, key
+  ),
+  ids AS (
+    SELECT id, key FROM created
+    UNION ALL
+    SELECT s.id, s.key FROM series s JOIN known k ON k.key = s.key WHERE s.organization_id = $1
+  )`;
 
 // Inserted rows go straight into the evaluation queue in the same statement.
 const QUEUE_INSERTED = `
-  INSERT INTO evaluation_queue (organization_id, series_ids, timestamps, "values")
-  SELECT $1, array_agg(series_id), array_agg(ts), array_agg(value) FROM inserted HAVING count(*) > 0
-  RETURNING cardinality(series_ids) AS n`;
+  queued AS (
+    INSERT INTO evaluation_queue (organization_id, series_ids, timestamps, "values")
+    SELECT $1, array_agg(series_id), array_agg(ts), array_agg(value) FROM inserted HAVING count(*) > 0
+    RETURNING cardinality(series_ids) AS n
+  )`;
 
-/** Multi-row INSERT from three arrays: the embedded server cannot take COPY FROM STDIN. */
-async function insertByArrays(client: pg.ClientBase, organizationId: string, c: Columns): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(
-    `WITH inserted AS (
-       INSERT INTO metric_points (series_id, ts, value)
-       SELECT * FROM unnest($2::bigint[], $3::timestamptz[], $4::float8[])
-       ON CONFLICT DO NOTHING RETURNING series_id, ts, value
-     ) ${QUEUE_INSERTED}`,
-    [organizationId, c.seriesIds, c.timestamps, c.values],
-  );
-  return rows[0]?.n ?? 0;
+/**
+ * The whole batch in one statement (one round trip, atomic without BEGIN/COMMIT) from `input`
+ * (key, ts in epoch ms, value): resolve the keys, claim the batch id, insert the points, queue
+ * them. A series created concurrently by another batch is invisible to this statement's snapshot;
+ * then nothing is written (`unresolved`) and the caller runs it again.
+ */
+function ingestStatement(input: string): string {
+  return `
+  WITH input AS (${input}), ${RESOLVED_SERIES},
+  unresolved AS (SELECT key FROM known EXCEPT SELECT key FROM ids),
+  claimed AS (
+    INSERT INTO ingest_batches (organization_id, batch_id, agent_id, point_count)
+    SELECT $1, $2, $3, (SELECT count(*) FROM input JOIN ids USING (key))
+    WHERE NOT EXISTS (SELECT 1 FROM unresolved)
+    ON CONFLICT DO NOTHING RETURNING batch_id
+  ),
+  inserted AS (
+    INSERT INTO metric_points (series_id, ts, value)
+    SELECT ids.id, to_timestamp(i.ts / 1000), i.value FROM input i JOIN ids USING (key)
+    WHERE EXISTS (SELECT 1 FROM claimed)
+    ON CONFLICT DO NOTHING RETURNING series_id, ts, value
+  ), ${QUEUE_INSERTED}
+  SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
+         EXISTS (SELECT 1 FROM unresolved) AS unresolved,
+         coalesce((SELECT n FROM queued), 0) AS accepted,
+         ARRAY(SELECT key FROM keys EXCEPT SELECT key FROM known) AS unknown`;
 }
 
-/** COPY into a per-session staging table, then one INSERT … ON CONFLICT: real PostgreSQL's fastest path. */
-async function insertByCopy(client: pg.ClientBase, organizationId: string, c: Columns): Promise<number> {
-  await client.query(
-    `CREATE TEMP TABLE IF NOT EXISTS ingest_stage (series_id bigint, ts timestamptz, value float8) ON COMMIT DELETE ROWS`,
-  );
+/** The batch's points as JSON parameter $4: JSON.stringify keeps only these fields (no plugin output). */
+const FROM_JSON = ingestStatement(`SELECT * FROM json_to_recordset($4::json) AS i(key text, ts float8, value float8)`);
+const POINT_FIELDS = ["key", "ts", "value"];
+
+/**
+ * From the session's staging table that COPY just filled, emptied by the same statement. The
+ * rows stay session-local (ON COMMIT PRESERVE ROWS) between the two autocommitted statements.
+ */
+const FROM_STAGE = ingestStatement(`DELETE FROM ingest_points_stage RETURNING key, ts, value`);
+
+/** Connections that already have their staging table (a temporary table lives as long as its session). */
+const staged = new WeakSet<pg.ClientBase>();
+
+/** COPY's text format: backslash, tab and line breaks inside a value are escaped. */
+function copyText(value: string): string {
+  return value.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
+}
+
+async function copyToStage(client: pg.ClientBase, results: IngestBatch["results"]): Promise<void> {
+  if (!staged.has(client)) {
+    await client.query(`CREATE TEMP TABLE IF NOT EXISTS ingest_points_stage (key text, ts float8, value float8) ON COMMIT PRESERVE ROWS`);
+    staged.add(client);
+  }
   let text = "";
-  for (let i = 0; i < c.seriesIds.length; i++) text += `${c.seriesIds[i]}\t${c.timestamps[i]}\t${c.values[i] ?? "\\N"}\n`;
-  const stream = client.query(copyFrom("COPY ingest_stage (series_id, ts, value) FROM STDIN"));
+  for (const r of results) text += `${copyText(r.key)}\t${r.ts}\t${r.value ?? "\\N"}\n`;
+  const stream = client.query(copyFrom("COPY ingest_points_stage (key, ts, value) FROM STDIN"));
   await new Promise<void>((resolve, reject) => {
     stream.on("finish", resolve);
     stream.on("error", reject);
     stream.end(text);
   });
-  const { rows } = await client.query<{ n: number }>(
-    `WITH inserted AS (
-       INSERT INTO metric_points (series_id, ts, value) SELECT series_id, ts, value FROM ingest_stage
-       ON CONFLICT DO NOTHING RETURNING series_id, ts, value
-     ) ${QUEUE_INSERTED}`,
-    [organizationId],
-  );
-  return rows[0]?.n ?? 0;
 }
 
+interface IngestRow {
+  claimed: boolean;
+  unresolved: boolean;
+  accepted: number;
+  unknown: string[];
+}
+
+/**
+ * Small batches, and every batch on the embedded server (which cannot take COPY FROM STDIN):
+ * one statement with the points as JSON. Big batches on real PostgreSQL: COPY into the session's
+ * staging table, then the same statement reading it — two round trips, no transaction block.
+ */
 export async function ingestBatch(db: Database, input: IngestInput): Promise<IngestResponse> {
   const { batch, organizationId } = input;
-  const keys = [...new Set(batch.results.map((r) => r.key))];
+  const useCopy = !db.info.embedded && batch.results.length >= COPY_FROM_POINTS;
   const client = await db.pool.connect();
+  let broken: Error | undefined;
   try {
-    const seriesIds = await resolveSeries(client, organizationId, keys);
-    const unknownSeries = keys.filter((k) => !seriesIds.has(k));
-    const columns: Columns = { seriesIds: [], timestamps: [], values: [] };
-    for (const r of batch.results) {
-      const id = seriesIds.get(r.key);
-      if (id === undefined) continue;
-      columns.seriesIds.push(id);
-      columns.timestamps.push(new Date(r.ts).toISOString());
-      columns.values.push(r.value);
-    }
-    await client.query("BEGIN");
-    try {
-      const claimed = await client.query(
-        `INSERT INTO ingest_batches (organization_id, batch_id, agent_id, point_count) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING RETURNING batch_id`,
-        [organizationId, batch.batchId, input.agentId, columns.seriesIds.length],
-      );
-      if (claimed.rowCount === 0) {
-        await client.query("ROLLBACK");
-        return { batchId: batch.batchId, accepted: 0, duplicate: true, unknownSeries };
+    for (let attempt = 1; ; attempt++) {
+      let row: IngestRow;
+      if (useCopy) {
+        await copyToStage(client, batch.results);
+        row = (await client.query<IngestRow>(FROM_STAGE, [organizationId, batch.batchId, input.agentId])).rows[0]!;
+      } else {
+        const json = JSON.stringify(batch.results, POINT_FIELDS);
+        row = (await client.query<IngestRow>(FROM_JSON, [organizationId, batch.batchId, input.agentId, json])).rows[0]!;
       }
-      const accepted =
-        columns.seriesIds.length === 0
-          ? 0
-          : db.info.embedded
-            ? await insertByArrays(client, organizationId, columns)
-            : await insertByCopy(client, organizationId, columns);
-      await client.query("COMMIT");
-      return { batchId: batch.batchId, accepted, duplicate: false, unknownSeries };
-    } catch (error) {
-      await client.query("ROLLBACK");
-      throw error;
+      if (row.unresolved && attempt < 3) continue;
+      if (row.unresolved) throw new Error(`the series of batch ${batch.batchId} could not be resolved`);
+      return { batchId: batch.batchId, accepted: row.accepted, duplicate: !row.claimed, unknownSeries: row.unknown.sort() };
     }
+  } catch (error) {
+    // A failed statement leaves its rows in the staging table: the connection is closed, not reused.
+    broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }

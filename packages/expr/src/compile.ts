@@ -36,7 +36,24 @@ type Values = (rt: Runtime) => readonly (number | null)[];
 
 export interface CompiledExpr {
   readonly ast: Expr;
+  /** Whether the result depends on `now` (a time-offset reference); if not, only on the data. */
+  readonly readsTime: boolean;
   run(context: EvalContext): number | null;
+}
+
+function readsTime(expr: Expr): boolean {
+  switch (expr.type) {
+    case "ref":
+      return expr.selector.kind === "nearest" || expr.selector.kind === "timeRange";
+    case "call":
+      return expr.args.some(readsTime);
+    case "unary":
+      return readsTime(expr.operand);
+    case "binary":
+      return readsTime(expr.left) || readsTime(expr.right);
+    default:
+      return false;
+  }
 }
 
 function step(rt: Runtime, n: number, span: Span): void {
@@ -57,14 +74,26 @@ function finite(v: number, span: Span, what: string): number {
   throw new ExprEvalError(`${what} is not a finite number`, span);
 }
 
-/** Resolves the series key once when the name has no macros, per evaluation otherwise. */
+/** Resolves the series key once when the name has no macros, once per macros object otherwise. */
 function keyOf(node: RefNode): (rt: Runtime) => string | null {
   const check = (rt: Runtime, key: string): string | null => {
     if (rt.data.has(key)) return key;
     if (rt.unknownNull) return null;
     throw new UnknownSeriesError(key, node.span);
   };
-  if (hasMacros(node.name)) return (rt) => check(rt, resolveSeries(node.name, rt.macros, node.span).key);
+  if (hasMacros(node.name)) {
+    // A worker passes the same macros object for an item every time: its key is resolved once.
+    const resolved = new WeakMap<Macros, string>();
+    return (rt) => {
+      const macros = rt.macros;
+      let key = macros === undefined ? undefined : resolved.get(macros);
+      if (key === undefined) {
+        key = resolveSeries(node.name, macros, node.span).key;
+        if (macros !== undefined) resolved.set(macros, key);
+      }
+      return check(rt, key);
+    };
+  }
   const key = resolveSeries(node.name, undefined, node.span).key;
   return (rt) => check(rt, key);
 }
@@ -304,6 +333,7 @@ export function compile(ast: Expr): CompiledExpr {
   const root = compileScalar(ast);
   return {
     ast,
+    readsTime: readsTime(ast),
     run(context: EvalContext): number | null {
       const limits = context.limits === undefined ? undefined : resolveLimits(context.limits);
       const rt: Runtime = {

@@ -71,6 +71,26 @@ describe("escapes and macros resolve to series keys", () => {
     expect(evaluate(source, ctx(data, { macros }))).toBe(expected);
   });
 
+  it("one compiled expression serves many items: each macros object gets its own key", () => {
+    const source = "$$HOSTNAME$$-http-$$SERVICEITEMNAME$$[0]";
+    const first = { host: "web01", service: "http", item: "resp" };
+    const second = { host: "w-alias", service: "http", item: "resp" };
+    for (let round = 0; round < 3; round++) {
+      expect(evaluate(source, ctx(data, { macros: first }))).toBe(11);
+      expect(evaluate(source, ctx(data, { macros: second }))).toBe(17);
+    }
+  });
+
+  it.each([
+    ["web01-http-resp[0] + avg(web01-http-resp[0:3])", false],
+    ["web01-http-resp[-10M]", true],
+    ["max(1, web01-http-resp[-10M:-1H])", true],
+    ["-(2 * web01-http-resp[-30S])", true],
+    ["42", false],
+  ])("%s reads the time: %s", (source, readsTime) => {
+    expect(api.compiled(source).readsTime).toBe(readsTime);
+  });
+
   it("EvalError is the design's name for ExprEvalError", () => {
     expect(api.EvalError).toBe(ExprEvalError);
   });

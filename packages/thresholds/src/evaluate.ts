@@ -1,7 +1,7 @@
 import type { ExprError } from "@tidemark/expr";
-import { dateFacts, localTime } from "./calendar.ts";
+import { type LocalTime, localTime } from "./calendar.ts";
 import { hourSpan, hourValue, interpolate, type ThresholdContext } from "./hours.ts";
-import { type PeriodRule, selectPeriodForDate } from "./period.ts";
+import { type PeriodRule, periodForDate } from "./period.ts";
 import type { CalcMethod, State, ThresholdPolicy } from "./policy.ts";
 import { boundaries, classify, explain } from "./states.ts";
 
@@ -46,30 +46,20 @@ export interface EvaluateThresholdInput {
 export function evaluateThreshold(policy: ThresholdPolicy, input: EvaluateThresholdInput): ThresholdResult {
   const value = input.value !== null && Number.isFinite(input.value) ? input.value : null;
   const local = localTime(policy.timeZone, input.at);
-  const selection = selectPeriodForDate(policy, dateFacts(local.year, local.month, local.day));
+  const selection = periodForDate(policy, local.year, local.month, local.day);
   const valueState: State | null = value === null ? policy.nullState : null;
-  const base = {
-    hour: local.hour,
-    minute: local.minute,
-    warningLow: null,
-    criticalLow: null,
-    threshold: null,
-    warning: null,
-    critical: null,
-    error: null,
-  };
 
   if (selection.kind !== "period") {
     const state = valueState ?? "OK";
-    return {
-      ...base,
+    return noThreshold(
       state,
-      periodIndex: null,
-      rule: null,
-      calcMethod: null,
-      noThreshold: selection.kind === "holiday" ? "holiday" : "noPeriod",
-      explanation: explain(state, value, null, null, null),
-    };
+      local,
+      null,
+      null,
+      selection.kind === "holiday" ? "holiday" : "noPeriod",
+      null,
+      explain(state, value, null, null, null),
+    );
   }
 
   const { period, index, rule } = selection;
@@ -77,29 +67,58 @@ export function evaluateThreshold(policy: ThresholdPolicy, input: EvaluateThresh
   const span = hourSpan(period, local.hour, hourStart, (hour, now) => hourValue(period, hour, now, input.context));
   const threshold = interpolate(span, local.minute);
   const error = span.from.error ?? span.to.error;
-  const common = { ...base, periodIndex: index, rule, calcMethod: period.calcMethod, error };
 
   if (threshold === null) {
     const state = valueState ?? "OK";
-    return {
-      ...common,
-      state,
-      noThreshold: error === null ? "nullHour" : "expressionError",
-      explanation: explain(state, value, null, null, null),
-    };
+    const reason = error === null ? "nullHour" : "expressionError";
+    return noThreshold(state, local, index, rule, reason, error, explain(state, value, null, null, null), period.calcMethod);
   }
 
   const b = boundaries(period.calcMethod, threshold, span.warning, span.critical);
   const state = valueState ?? classify(period.calcMethod, value as number, b);
+  // Built in one literal (no spreads): the worker makes one of these per evaluated point.
   return {
-    ...common,
     state,
     threshold,
     warning: b.warning,
     critical: b.critical,
     warningLow: b.warningLow,
     criticalLow: b.criticalLow,
+    periodIndex: index,
+    rule,
+    calcMethod: period.calcMethod,
     noThreshold: null,
+    error,
+    hour: local.hour,
+    minute: local.minute,
     explanation: explain(state, value, period.calcMethod, threshold, b),
+  };
+}
+
+function noThreshold(
+  state: State,
+  local: LocalTime,
+  periodIndex: number | null,
+  rule: PeriodRule | null,
+  reason: NoThresholdReason,
+  error: ExprError | null,
+  explanation: string,
+  calcMethod: CalcMethod | null = null,
+): ThresholdResult {
+  return {
+    state,
+    threshold: null,
+    warning: null,
+    critical: null,
+    warningLow: null,
+    criticalLow: null,
+    periodIndex,
+    rule,
+    calcMethod,
+    noThreshold: reason,
+    error,
+    hour: local.hour,
+    minute: local.minute,
+    explanation,
   };
 }

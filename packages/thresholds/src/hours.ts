@@ -88,6 +88,13 @@ export function hourValue(period: Period, hour: number, now: number, context: Th
   }
 }
 
+function sameTimelessExpression(period: Period, hour: number, other: number): boolean {
+  const list = entries(period);
+  const a = list[hour];
+  const b = list[other];
+  return a?.kind === "expression" && b?.kind === "expression" && a.expr === b.expr && !a.expr.readsTime;
+}
+
 /** Everything needed to compute T(h:m) for every minute m of one local hour. */
 export interface HourSpan {
   readonly from: HourValue;
@@ -103,9 +110,13 @@ export interface HourSpan {
  */
 export function hourSpan(period: Period, hour: number, hourStart: number, valueAt: (hour: number, now: number) => HourValue): HourSpan {
   const levels = period.hours.levels[hour] ?? null;
+  const next = (hour + 1) % 24;
+  const from = valueAt(hour, hourStart);
   return {
-    from: valueAt(hour, hourStart),
-    to: valueAt((hour + 1) % 24, hourStart + HOUR_MS),
+    from,
+    // The common macro-expression table repeats one expression in every hour: when it reads no
+    // time offsets, T[h+1] is T[h] (same data, and `now` does not matter), computed once.
+    to: sameTimelessExpression(period, hour, next) ? from : valueAt(next, hourStart + HOUR_MS),
     warning: levels?.warning ?? period.warning,
     critical: levels?.critical ?? period.critical,
   };

@@ -47,8 +47,20 @@ export function selectPeriodForDate(policy: ThresholdPolicy, date: DateFacts): P
   return { kind: "none", date };
 }
 
+/** The last date asked per policy: a worker evaluates a policy for the same date many times over. */
+const lastSelection = new WeakMap<ThresholdPolicy, PeriodSelection>();
+
+/** selectPeriodForDate, remembered per policy for the last date asked. */
+export function periodForDate(policy: ThresholdPolicy, year: number, month: number, day: number): PeriodSelection {
+  const seen = lastSelection.get(policy);
+  if (seen !== undefined && seen.date.day === day && seen.date.month === month && seen.date.year === year) return seen;
+  const selection = selectPeriodForDate(policy, dateFacts(year, month, day));
+  lastSelection.set(policy, selection);
+  return selection;
+}
+
 /** The period in force at instant `at` (epoch ms), with the date read in the policy's time zone. */
 export function selectPeriod(policy: ThresholdPolicy, at: number): PeriodSelection {
   const t = localTime(policy.timeZone, at);
-  return selectPeriodForDate(policy, dateFacts(t.year, t.month, t.day));
+  return periodForDate(policy, t.year, t.month, t.day);
 }

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COPY_FROM_POINTS, type Database, importConfiguration, ingestBatch } from "../src/index.ts";
+import { createTestOrg, testDatabase } from "./helpers.ts";
+
+let db: Database;
+beforeAll(async () => {
+  db = await testDatabase();
+});
+afterAll(async () => db.close());
+
+const T0 = Date.UTC(2026, 4, 4, 12, 0, 0);
+
+async function orgWithItems(names: string[], host = "h") {
+  const { organization } = await createTestOrg(db);
+  await importConfiguration(db, organization.id, {
+    hosts: [
+      {
+        name: host,
+        alias: null,
+        description: "",
+        services: [
+          {
+            name: "s",
+            description: "",
+            schedules: ["1M"],
+            url: "shell://localhost",
+            sendServiceData: true,
+            items: names.map((name) => ({
+              name,
+              description: "",
+              execStatement: "x",
+              thresholdClass: null,
+              serviceItemClass: null,
+              cacheMaxCount: null,
+              policy: null,
+            })),
+          },
+        ],
+      },
+    ],
+  });
+  return organization.id;
+}
+
+async function stored(organizationId: string) {
+  const { rows } = await db.pool.query<{ key: string; n: number; first: Date; last: Date; total: number | null }>(
+    `SELECT s.key, count(*)::int AS n, min(p.ts) AS first, max(p.ts) AS last, sum(p.value) AS total
+     FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 GROUP BY s.key ORDER BY s.key`,
+    [organizationId],
+  );
+  const queued = await db.pool.query<{ n: number }>(
+    `SELECT coalesce(sum(cardinality(series_ids)), 0)::int AS n FROM evaluation_queue WHERE organization_id = $1`,
+    [organizationId],
+  );
+  return { series: rows, queued: queued.rows[0]!.n };
+}
+
+describe("ingest", () => {
+  // Small batches go in one statement; big ones through COPY on real PostgreSQL (the embedded
+  // server takes the statement for both): each size must store, dedupe and report the same way.
+  it.each([
+    ["a small batch", 12],
+    ["a batch big enough for COPY", COPY_FROM_POINTS + 100],
+  ])("%s: stores every point of known series once, queues it, reports unknown keys, and a retry stores nothing", async (_, size) => {
+    const org = await orgWithItems(["a", "b"]);
+    const results = Array.from({ length: size }, (_, i) => ({
+      key: i % 3 === 2 ? `nope-s-${i % 2}` : i % 3 === 0 ? "h-s-a" : "h-s-b",
+      ts: T0 + i * 1000,
+      value: i % 5 === 0 ? null : i,
+      output: "plugin text is not stored",
+    }));
+    const batch = { batchId: `batch-${crypto.randomUUID()}`, results };
+    const known = results.filter((r) => r.key.startsWith("h-"));
+    const first = await ingestBatch(db, { organizationId: org, agentId: null, batch });
+    expect(first).toEqual({ batchId: batch.batchId, accepted: known.length, duplicate: false, unknownSeries: ["nope-s-0", "nope-s-1"] });
+    const again = await ingestBatch(db, { organizationId: org, agentId: null, batch });
+    expect(again).toMatchObject({ accepted: 0, duplicate: true });
+
+    const { series, queued } = await stored(org);
+    expect(queued).toBe(known.length);
+    const a = known.filter((r) => r.key === "h-s-a");
+    expect(series.map((s) => [s.key, s.n, s.first.getTime(), s.last.getTime()])).toEqual([
+      ["h-s-a", a.length, a[0]!.ts, a.at(-1)!.ts],
+      ["h-s-b", known.length - a.length, T0 + 1000, known.filter((r) => r.key === "h-s-b").at(-1)!.ts],
+    ]);
+    expect(series[0]!.total).toBe(a.reduce((sum, r) => sum + (r.value ?? 0), 0));
+  });
+
+  it.each([
+    ["in one statement", 3],
+    ["through COPY", COPY_FROM_POINTS],
+  ])("a key with an escaped dash (host web-01) is stored %s", async (_, size) => {
+    const org = await orgWithItems(["a"], "web-01");
+    const key = String.raw`web\-01-s-a`;
+    const results = Array.from({ length: size }, (_, i) => ({ key, ts: T0 + i * 1000, value: i }));
+    const answer = await ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: { batchId: `batch-${crypto.randomUUID()}`, results },
+    });
+    expect(answer).toMatchObject({ accepted: size, unknownSeries: [] });
+    expect((await stored(org)).series.map((s) => [s.key, s.n])).toEqual([[key, size]]);
+  });
+
+  it("a new series' first points arriving in concurrent batches are all stored", async () => {
+    const org = await orgWithItems(["fresh"]);
+    const batches = Array.from({ length: 6 }, (_, b) => ({
+      batchId: `batch-${crypto.randomUUID()}`,
+      results: Array.from({ length: 5 }, (_, i) => ({ key: "h-s-fresh", ts: T0 + (b * 5 + i) * 1000, value: b * 5 + i })),
+    }));
+    const answers = await Promise.all(batches.map((batch) => ingestBatch(db, { organizationId: org, agentId: null, batch })));
+    expect(answers.map((a) => a.accepted)).toEqual([5, 5, 5, 5, 5, 5]);
+    const { series } = await stored(org);
+    expect(series).toHaveLength(1);
+    expect(series[0]!.n).toBe(30);
+  });
+});
