@@ -21,9 +21,11 @@ test("invite a user, accept, switch organisation and see only that organisation'
   const email = `tenant-${mark}@example.test`;
   const ownOrganization = `Globex ${mark}`;
 
-  // A newcomer signs up with an organisation of their own: it is empty.
+  // A newcomer finds the sign-up from the sign-in page, with an organisation of their own: it is empty.
   const newcomer = await newPage(browser, baseURL);
-  await newcomer.goto("/sign-up");
+  await newcomer.goto("/sign-in");
+  await newcomer.getByRole("link", { name: "Create an account" }).click();
+  await expect(newcomer).toHaveURL(/\/sign-up$/);
   await newcomer.getByLabel("Your name").fill(`Newcomer ${mark}`);
   await newcomer.getByLabel("Email").fill(email);
   await newcomer.getByLabel("Password").fill("correct horse battery");
@@ -102,6 +104,10 @@ test("an invitation link opened signed out creates the invited account and joins
   await invitee.getByRole("button", { name: "Create account and join" }).click();
   await expect(invitee.getByText("Acme Operations · viewer")).toBeVisible();
   await expect(invitee.getByRole("link", { name: "Settings" })).toHaveCount(0);
+  // A viewer browses the items but is offered no selection to change their thresholds.
+  await invitee.goto("/config/items");
+  await expect(invitee.locator("table.table tbody tr").first()).toBeVisible();
+  await expect(invitee.getByRole("checkbox", { name: /^Select / })).toHaveCount(0);
 
   // The link worked once.
   const again = await newPage(browser, baseURL);

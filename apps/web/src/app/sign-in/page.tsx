@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentSession } from "~/server/current-session";
 import { SignInForm } from "./sign-in-form";
@@ -14,6 +15,9 @@ export default async function SignInPage() {
         </h1>
         <p className="muted">Hour-by-hour thresholds, tuned against real history.</p>
         <SignInForm />
+        <p className="muted auth-switch">
+          New to Tidemark? <Link href="/sign-up">Create an account</Link>
+        </p>
       </div>
     </main>
   );

@@ -25,6 +25,9 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
   const [policy, setPolicy] = useState<"" | "with" | "without">("");
   const [runner, setRunner] = useState<"" | Runner>("");
   const [sort, setSort] = useState<"asc" | "desc">("asc");
+  // Viewers browse; only editors select items to share a threshold template.
+  const me = useQuery(trpc.session.me.queryOptions());
+  const canEdit = me.data?.role === "editor" || me.data?.role === "admin";
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const [templateName, setTemplateName] = useState("");
   const [templateSource, setTemplateSource] = useState("");
@@ -117,7 +120,7 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
       <table className="table">
         <thead>
           <tr>
-            <th aria-label="Select" />
+            {canEdit && <th aria-label="Select" />}
             <th>Series</th>
             <th>Exec</th>
             <th>Runs on</th>
@@ -127,21 +130,23 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
         <tbody>
           {items.data?.rows.map((i) => (
             <tr key={i.id} onClick={() => router.push(`/items/${i.id}`)}>
-              <td onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
-                <input
-                  type="checkbox"
-                  aria-label={`Select ${i.seriesKey}`}
-                  checked={selected.has(i.id)}
-                  onChange={(e) =>
-                    setSelected((s) => {
-                      const next = new Map(s);
-                      if (e.target.checked) next.set(i.id, i.seriesKey);
-                      else next.delete(i.id);
-                      return next;
-                    })
-                  }
-                />
-              </td>
+              {canEdit && (
+                <td onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${i.seriesKey}`}
+                    checked={selected.has(i.id)}
+                    onChange={(e) =>
+                      setSelected((s) => {
+                        const next = new Map(s);
+                        if (e.target.checked) next.set(i.id, i.seriesKey);
+                        else next.delete(i.id);
+                        return next;
+                      })
+                    }
+                  />
+                </td>
+              )}
               <td className="mono">
                 <Link href={`/items/${i.id}`}>{i.seriesKey}</Link>
               </td>
@@ -154,7 +159,7 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
           ))}
           {items.data?.rows.length === 0 && (
             <tr>
-              <td colSpan={5} className="muted">
+              <td colSpan={canEdit ? 5 : 4} className="muted">
                 No service items match.
               </td>
             </tr>
