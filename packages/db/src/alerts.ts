@@ -19,9 +19,9 @@ import { beginEvaluation } from "./evaluation.ts";
 
 /**
  * From evaluated results to alerts and queued notifications, in a fixed number of statements
- * whatever the batch size: one read of every touched series' settings, track and open alert (the
- * series rows locked so that two workers never decide on the same series at once), one of the
- * silences and webhooks, then one statement per table written.
+ * whatever the batch size: one read of every touched series' settings, track and open alert, one
+ * of the silences and webhooks, then one statement per table written. Two workers never decide on
+ * the same series at once: every caller holds the organisation's evaluation lock.
  */
 
 const STATE_LETTER: Record<State, string> = { OK: "O", WARNING: "W", CRITICAL: "C", UNKNOWN: "U" };
