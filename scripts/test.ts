@@ -1,8 +1,8 @@
 /**
- * `npm test`: unit tests; integration tests against the embedded TimescaleDB and again against
+ * `npm test`: the type check of every workspace; unit tests; integration tests against the embedded TimescaleDB and again against
  * plain PostgreSQL (the machine's Debian cluster, started if stopped); the embedded server's own
  * tests; and the browser tests in Debian's Chromium against a freshly started Tidemark.
- * `npm test -- unit integration plain e2e` runs only the named phases.
+ * `npm test -- types unit integration plain e2e` runs only the named phases.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -17,7 +17,7 @@ import { dropPlainPostgres, preparePlainPostgres } from "./lib/postgres-local.ts
 import { freePort } from "./lib/ports.ts";
 import { waitForHttp } from "./lib/processes.ts";
 
-const PHASES = ["unit", "integration", "plain", "e2e"] as const;
+const PHASES = ["types", "unit", "integration", "plain", "e2e"] as const;
 type Phase = (typeof PHASES)[number];
 const requested = process.argv.slice(2).filter((a): a is Phase => (PHASES as readonly string[]).includes(a));
 const phases = new Set<Phase>(requested.length ? requested : PHASES);
@@ -52,6 +52,16 @@ async function vitest(label: string, project: "unit" | "integration", filters: s
     tally.failed += 1;
   }
   if (code !== 0) failures.push(label);
+}
+
+/** Every workspace through tsc (turbo runs them in dependency order): a type error fails the run. */
+async function typecheck() {
+  say("── type check (turbo run typecheck)");
+  const code = await exec(bin("turbo"), ["run", "typecheck", "--output-logs=errors-only"], {});
+  if (code !== 0) {
+    failures.push("type check");
+    tally.failed += 1;
+  }
 }
 
 async function integrationOnEmbedded() {
@@ -146,6 +156,7 @@ async function browserTests() {
 async function main() {
   const started = Date.now();
   await ensurePrismaClient(say);
+  if (phases.has("types")) await typecheck();
   if (phases.has("unit")) await vitest("unit", "unit", []);
   if (phases.has("integration")) await integrationOnEmbedded();
   if (phases.has("plain")) await integrationOnPlainPostgres();
