@@ -2,23 +2,68 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/**
- * CPU milliseconds used so far by the machine's PostgreSQL server processes (a plain-PostgreSQL
- * run's database work happens there, not in the benchmark's process). Linux /proc only.
- */
-export function postgresServerCpuMs(): number {
-  let ticks = 0;
+interface ProcessStat {
+  pid: number;
+  comm: string;
+  ppid: number;
+  /** Its own CPU ticks, user and system. */
+  ticks: number;
+  /** The CPU ticks of its children that have ended and been waited for. */
+  endedChildrenTicks: number;
+}
+
+function processStats(): ProcessStat[] {
+  const stats: ProcessStat[] = [];
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      if (comm !== "postgres") continue;
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
+      stats.push({
+        pid: Number(pid),
+        comm,
+        ppid: Number(fields[1]),
+        ticks: Number(fields[11]) + Number(fields[12]),
+        endedChildrenTicks: Number(fields[13]) + Number(fields[14]),
+      });
     } catch {
       // The process ended while we read.
     }
   }
-  return (ticks / TICKS_PER_SECOND) * 1000;
+  return stats;
+}
+
+const toMs = (ticks: number) => (ticks / TICKS_PER_SECOND) * 1000;
+
+/**
+ * CPU milliseconds used so far by the machine's PostgreSQL server processes (a plain-PostgreSQL
+ * run's database work happens there, not in the benchmark's process). Linux /proc only.
+ */
+export function postgresServerCpuMs(): number {
+  return toMs(
+    processStats()
+      .filter((p) => p.comm === "postgres")
+      .reduce((n, p) => n + p.ticks, 0),
+  );
+}
+
+/**
+ * CPU milliseconds used so far by a process and everything it started, those that ended included
+ * (a browser's renderers, a server's workers). Linux /proc only.
+ */
+export function processTreeCpuMs(root: number): number {
+  const stats = processStats();
+  const tree = new Set([root]);
+  // Parents come before their children often but not always: repeat until nothing joins.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of stats) {
+      if (!tree.has(p.pid) && tree.has(p.ppid)) {
+        tree.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return toMs(stats.filter((p) => tree.has(p.pid)).reduce((n, p) => n + p.ticks + p.endedChildrenTicks, 0));
 }

@@ -1,11 +1,13 @@
 /**
  * Real alerts for the browser tests, made the way the worker makes them: state changes written
  * with writeEvaluations, then the results handed to applyEvaluations. Run with tsx (the db layer
- * is TypeScript with the generated Prisma client); prints what it created as JSON.
- * The hosts get a per-run prefix, so that runs never see each other's alerts.
+ * is TypeScript with the generated Prisma client); prints what it created as JSON, with the
+ * moment each series' alert opened. The hosts get a per-run prefix, so that runs never see each
+ * other's alerts. The db01 series is also a configured service item, so its alert links to the
+ * item's threshold preview.
  */
 import type { EvaluationOutcome } from "@tidemark/alerts";
-import { applyEvaluations, connectDatabase, ensureSeries, writeEvaluations } from "@tidemark/db";
+import { applyEvaluations, connectDatabase, ensureSeries, mergeConfiguration, writeEvaluations } from "@tidemark/db";
 import type { State } from "@tidemark/thresholds";
 
 const url = process.env.DATABASE_URL;
@@ -64,7 +66,45 @@ try {
     );
     const summary = await applyEvaluations(client, org.id, outcomes);
     await client.query("COMMIT");
-    process.stdout.write(`${JSON.stringify({ keys: plan.map((p) => p.key), summary })}\n`);
+    const admin = await db.prisma.membership.findFirstOrThrow({ where: { organizationId: org.id, role: "admin" } });
+    await mergeConfiguration(
+      db,
+      { organizationId: org.id, userId: admin.userId },
+      {
+        hosts: [
+          {
+            name: `${prefix}db01`,
+            alias: null,
+            description: "",
+            services: [
+              {
+                name: "pg",
+                description: "",
+                schedules: ["1M"],
+                url: "shell://localhost",
+                sendServiceData: true,
+                items: [
+                  {
+                    name: "lag",
+                    description: "",
+                    execStatement: "check_pg_lag",
+                    thresholdClass: null,
+                    serviceItemClass: null,
+                    cacheMaxCount: null,
+                    policy: null,
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    );
+    // The first non-OK result opens the alert.
+    const opened = Object.fromEntries(
+      plan.map((p) => [p.key, new Date(p.start + [...p.script].findIndex((ch) => ch !== "O") * MINUTE).toISOString()]),
+    );
+    process.stdout.write(`${JSON.stringify({ keys: plan.map((p) => p.key), opened, summary })}\n`);
   } finally {
     client.release();
   }

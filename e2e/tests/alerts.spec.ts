@@ -11,6 +11,9 @@ const prefix = `e2e${randomBytes(3).toString("hex")}`;
 const WEB = `${prefix}web01-http-latency`;
 const DB = `${prefix}db01-pg-lag`;
 const CACHE = `${prefix}cache01-redis-hits`;
+const HOUR = 3_600_000;
+/** When each series' alert opened, as the seed made it. */
+let opened: Record<string, string> = {};
 
 test.beforeAll(() => {
   const dataDir = process.env.TIDEMARK_DATA_DIR;
@@ -21,8 +24,9 @@ test.beforeAll(() => {
     env: { ...process.env, DATABASE_URL: url },
     encoding: "utf8",
   });
-  const { summary } = JSON.parse(out.trim().split("\n").at(-1) as string);
-  expect(summary.opened).toBeGreaterThanOrEqual(3);
+  const seeded = JSON.parse(out.trim().split("\n").at(-1) as string);
+  expect(seeded.summary.opened).toBeGreaterThanOrEqual(3);
+  opened = seeded.opened;
 });
 
 const alertsTable = (page: Page) => page.getByRole("region", { name: "Alerts in the window" });
@@ -135,4 +139,24 @@ test("a silence is created from an alert, listed, and expired", async ({ page })
   await expect(list.getByRole("row", { name: new RegExp(comment) })).toHaveCount(0);
   await page.getByLabel("show expired").check();
   await expect(list.getByRole("row", { name: new RegExp(comment) }).getByText("expired")).toBeVisible();
+});
+
+test("an alert's detail links to the item's threshold preview, around and marking the moment it fired", async ({ page }) => {
+  await openTimeline(page, "&status=closed");
+  await alertsTable(page).getByRole("button", { name: DB }).click();
+  const detail = page.getByRole("complementary", { name: "Alert detail" });
+  await detail.getByRole("link", { name: "Threshold preview at that moment" }).click();
+
+  await expect(page).toHaveURL(/\/items\/[0-9a-f-]{36}\?/);
+  await expect(page.getByRole("heading", { name: DB })).toBeVisible();
+  const preview = page.getByRole("region", { name: "Preview" });
+  await expect(preview.getByRole("button", { name: "custom" })).toHaveAttribute("aria-pressed", "true");
+  // Six hours before the alert fired, to its end and six hours more (at most until now).
+  const firedAt = Date.parse(opened[DB] as string);
+  const minute = (t: number) => new Date(t).toISOString().slice(0, 16);
+  await expect(preview.getByLabel("From (UTC)")).toHaveValue(minute(firedAt - 6 * HOUR));
+  const to = Date.parse(`${await preview.getByLabel("To (UTC)").inputValue()}Z`);
+  expect(to).toBeGreaterThan(firedAt);
+  expect(to).toBeLessThanOrEqual(Date.now());
+  await expect(preview.getByTestId("preview-moment")).toContainText(`${minute(firedAt).slice(11)} UTC, marked on the chart`);
 });

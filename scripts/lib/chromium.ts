@@ -3,6 +3,17 @@ import { existsSync } from "node:fs";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/** How the browser tests and the render benchmark run it: root in a container, no GPU, nothing in the background. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
 /** Playwright cannot download its browser here; Debian's Chromium is installed instead. */
 export function ensureChromium(log: (m: string) => void): void {
   if (existsSync(CHROMIUM)) return;

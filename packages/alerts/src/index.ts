@@ -25,5 +25,13 @@ export {
   silenceCovers,
   silenceMatchersSchema,
 } from "./silences.ts";
-export { decodeTimeline, encodeTimeline, type Timeline, type TimelineAlert, type TimelineChange, type TimelineLane } from "./timeline.ts";
+export {
+  decodeTimeline,
+  encodeTimeline,
+  stateOfLetter,
+  type Timeline,
+  type TimelineAlert,
+  type TimelineChange,
+  type TimelineLane,
+} from "./timeline.ts";
 export { type AlertmanagerWebhook, alertLabels, alertmanagerPayload, fingerprint, type NotifiedAlert } from "./webhook-payload.ts";

@@ -67,6 +67,8 @@ describe("the alerts router", () => {
     ).alerts;
 
     await expect(viewer.caller.alerts.acknowledge({ id: alert!.id, comment: "mine" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const stranger = await callerFor("editor");
+    await expect(stranger.caller.alerts.acknowledge({ id: alert!.id, comment: "not mine" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(editor.caller.alerts.acknowledge({ id: alert!.id, comment: "  " })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await editor.caller.alerts.acknowledge({ id: alert!.id, comment: "failing over" });
     await expect(editor.caller.alerts.acknowledge({ id: alert!.id, comment: "again" })).rejects.toMatchObject({ code: "CONFLICT" });

@@ -10,8 +10,6 @@ export interface ProcedureCase {
   inputs: (victim: Tenant, own: Tenant) => unknown[];
   /** The victim's object is named by a value no marker catches (a version number, a link secret). */
   namesVictim?: true;
-  /** A refusal code besides NOT_FOUND and FORBIDDEN that says nothing more about the victim's object. */
-  alsoRefusedWith?: string[];
 }
 
 const HOUR = 3_600_000;
@@ -85,8 +83,7 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
 
   "alerts.timeline": { inputs: () => [window()] },
   "alerts.detail": { inputs: (v) => [{ id: v.alertId }] },
-  // Answers the same CONFLICT for a foreign, unknown or already acknowledged alert: nothing is revealed.
-  "alerts.acknowledge": { inputs: (v) => [{ id: v.alertId, comment: "looking into it" }], alsoRefusedWith: ["CONFLICT"] },
+  "alerts.acknowledge": { inputs: (v) => [{ id: v.alertId, comment: "looking into it" }] },
   "alerts.updateItemSettings": { inputs: (v) => [{ itemId: v.itemId, recoveryMarginPercent: 5, minimumDurationSeconds: 0 }] },
   "alerts.silences.list": { inputs: () => [{}, { includeExpired: true }] },
   "alerts.silences.create": {

@@ -99,9 +99,16 @@ export async function alertDetail(db: Database, organizationId: string, alertId:
   };
 }
 
+export class AlertAlreadyAcknowledgedError extends Error {
+  constructor() {
+    super("this alert is already acknowledged");
+    this.name = "AlertAlreadyAcknowledgedError";
+  }
+}
+
 /**
  * Acknowledges an alert with a comment (open or closed: a closed one can still be signed off).
- * Null when it is not this organisation's or is already acknowledged.
+ * Null when the organisation has no such alert; AlertAlreadyAcknowledgedError when it is signed off already.
  */
 export async function acknowledgeAlert(
   db: Database,
@@ -114,21 +121,30 @@ export async function acknowledgeAlert(
   const client = await db.pool.connect();
   try {
     await client.query("BEGIN");
-    const { rows } = await client.query<{ id: string; key: string; severity: State }>(
-      `UPDATE alerts a SET acknowledged_at = $4, acknowledged_by = $3, ack_comment = $5
-       FROM series s WHERE s.id = a.series_id AND a.organization_id = $1 AND a.id = $2 AND a.acknowledged_at IS NULL
-       RETURNING a.id, s.key, a.severity`,
-      [organizationId, alertId, userId, now, comment],
+    // Locked, so that two editors acknowledging at once get one success and one conflict.
+    const { rows } = await client.query<{ key: string; severity: State; acknowledged: boolean }>(
+      `SELECT s.key, a.severity, a.acknowledged_at IS NOT NULL AS acknowledged
+       FROM alerts a JOIN series s ON s.id = a.series_id WHERE a.organization_id = $1 AND a.id = $2 FOR UPDATE OF a`,
+      [organizationId, alertId],
     );
-    const acked = rows[0];
-    if (acked) {
-      await client.query(
-        `INSERT INTO alert_events (alert_id, ts, kind, severity, detail, actor_user_id) VALUES ($1, $2, 'acknowledged', $3, $4, $5)`,
-        [alertId, now, acked.severity, comment, userId],
-      );
+    const alert = rows[0];
+    if (!alert) {
+      await client.query("ROLLBACK");
+      return null;
     }
+    if (alert.acknowledged) throw new AlertAlreadyAcknowledgedError();
+    await client.query(`UPDATE alerts SET acknowledged_at = $2, acknowledged_by = $3, ack_comment = $4 WHERE id = $1`, [
+      alertId,
+      now,
+      userId,
+      comment,
+    ]);
+    await client.query(
+      `INSERT INTO alert_events (alert_id, ts, kind, severity, detail, actor_user_id) VALUES ($1, $2, 'acknowledged', $3, $4, $5)`,
+      [alertId, now, alert.severity, comment, userId],
+    );
     await client.query("COMMIT");
-    return acked ?? null;
+    return { id: alertId, key: alert.key, severity: alert.severity };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;

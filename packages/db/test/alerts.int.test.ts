@@ -3,6 +3,7 @@ import type { State } from "@tidemark/thresholds";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  AlertAlreadyAcknowledgedError,
   acknowledgeAlert,
   alertDetail,
   alertTimeline,
@@ -284,7 +285,7 @@ describe("notifications: silences and acknowledgements", () => {
     const other = await createTestOrg(db, "editor");
     expect(await acknowledgeAlert(db, other.organization.id, alert.id, other.user.id, "not mine")).toBeNull();
     expect(await acknowledgeAlert(db, orgId, alert.id, userId, "looking into it", new Date(T0 + 30_000))).toMatchObject({ id: alert.id });
-    expect(await acknowledgeAlert(db, orgId, alert.id, userId, "twice")).toBeNull();
+    await expect(acknowledgeAlert(db, orgId, alert.id, userId, "twice")).rejects.toBeInstanceOf(AlertAlreadyAcknowledgedError);
     await applyEvaluations(db, orgId, script(s, "queue01-mq-depth", "CO", { start: T0 + MINUTE }));
     const deliveries = await listDeliveries(db, orgId, { limit: 10 });
     expect(deliveries.map((d) => d.notification)).toEqual(["firing"]);

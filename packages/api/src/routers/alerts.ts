@@ -1,5 +1,6 @@
 import { encodeTimeline, itemAlertSettingsSchema, silenceMatchersSchema } from "@tidemark/alerts";
 import {
+  AlertAlreadyAcknowledgedError,
   acknowledgeAlert,
   alertDetail,
   alertTimeline,
@@ -159,8 +160,11 @@ export const alertsRouter = createTRPCRouter({
   acknowledge: editorProcedure
     .input(z.object({ id: z.uuid(), comment: z.string().trim().min(1, "say what you are doing about it").max(1000) }))
     .mutation(async ({ ctx, input }) => {
-      const acked = await acknowledgeAlert(ctx.db, ctx.org.id, input.id, ctx.org.userId, input.comment);
-      if (!acked) throw new TRPCError({ code: "CONFLICT", message: "no such unacknowledged alert in this organisation" });
+      const acked = await acknowledgeAlert(ctx.db, ctx.org.id, input.id, ctx.org.userId, input.comment).catch((error: unknown) => {
+        if (error instanceof AlertAlreadyAcknowledgedError) throw new TRPCError({ code: "CONFLICT", message: error.message });
+        throw error;
+      });
+      if (!acked) notFound("alert");
       await audit(ctx, "alert.acknowledge", "alert", input.id, null, { series: acked.key, comment: input.comment });
       return acked;
     }),

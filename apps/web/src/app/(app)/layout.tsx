@@ -7,23 +7,38 @@ import { currentSession } from "~/server/current-session";
 
 export const dynamic = "force-dynamic";
 
+const SECTIONS = [
+  ["/", "Overview"],
+  ["/config/items", "Configuration"],
+  ["/import", "Import / export"],
+  ["/alerts", "Alerts"],
+  ["/deploy", "Deploy"],
+  ["/agents", "Agents"],
+] as const;
+
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const session = await currentSession();
   if (!session) redirect("/sign-in");
+  // Not prefetched: every page here is rendered per request, so prefetching the topbar's links
+  // costs a server render (and a session lookup) per link on every page view, which lands while
+  // the page itself is still loading, for a click that usually never comes.
   return (
     <div className="shell">
       <header className="topbar">
-        <Link href="/" className="brand">
+        <Link href="/" className="brand" prefetch={false}>
           <span className="brand-mark">≋</span> Tidemark
         </Link>
         <nav>
-          <Link href="/">Overview</Link>
-          <Link href="/config/items">Configuration</Link>
-          <Link href="/import">Import / export</Link>
-          <Link href="/alerts">Alerts</Link>
-          <Link href="/deploy">Deploy</Link>
-          <Link href="/agents">Agents</Link>
-          {session.role === "admin" && <Link href="/settings/members">Settings</Link>}
+          {SECTIONS.map(([href, label]) => (
+            <Link key={href} href={href} prefetch={false}>
+              {label}
+            </Link>
+          ))}
+          {session.role === "admin" && (
+            <Link href="/settings/members" prefetch={false}>
+              Settings
+            </Link>
+          )}
         </nav>
         <div className="who">
           <span title={session.email}>{session.name}</span>

@@ -3,25 +3,27 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { decodeTimeline } from "@tidemark/alerts";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./alerts.css";
 import { AlertDetailPanel } from "./alert-detail";
 import { AlertList } from "./alert-list";
-import { TimelineCanvas } from "./timeline-canvas";
+import { TIMELINE_VIEW_HEIGHT, TimelineCanvas } from "./timeline-canvas";
 import { TimelineControls } from "./timeline-controls";
 import { layoutTimeline } from "./timeline-layout";
-import { pan, parseView, resolveWindow, type TimelineView, viewToParams, zoom } from "./url-state";
+import { pan, parseView, resolveWindow, type TimelineView, timelineRequest, viewToParams, zoom } from "./url-state";
 
 const POLL_MS = 15_000;
 
 function useElementWidth<T extends HTMLElement>() {
   const ref = useRef<T>(null);
   const [width, setWidth] = useState(0);
-  useEffect(() => {
+  // Measured before the first paint, so that the lanes draw in the same frame as the page.
+  useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
+    setWidth(el.clientWidth);
     const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry?.contentRect.width ?? 0)));
     observer.observe(el);
     return () => observer.disconnect();
@@ -29,9 +31,9 @@ function useElementWidth<T extends HTMLElement>() {
   return [ref, width] as const;
 }
 
-/** Ticks every `ms` so that a live window slides and open alerts grow. */
-function useNow(ms: number) {
-  const [now, setNow] = useState(() => Math.floor(Date.now() / 1000) * 1000);
+/** Ticks every `ms` so that a live window slides and open alerts grow; starts at the server's now. */
+function useNow(ms: number, serverNow: number) {
+  const [now, setNow] = useState(serverNow);
   useEffect(() => {
     const timer = setInterval(() => setNow(Math.floor(Date.now() / 1000) * 1000), ms);
     return () => clearInterval(timer);
@@ -39,13 +41,16 @@ function useNow(ms: number) {
   return now;
 }
 
-export function AlertsPage() {
+/**
+ * `serverNow` is the instant the server page resolved a live window at when it prefetched the
+ * timeline: starting from it, the first query here is the prefetched one.
+ */
+export function AlertsPage({ serverNow }: { serverNow: number }) {
   const trpc = useTRPC();
-  const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
   const view = useMemo(() => parseView(new URLSearchParams(params.toString())), [params]);
-  const now = useNow(POLL_MS);
+  const now = useNow(POLL_MS, serverNow);
   const window = resolveWindow(view.window, now);
   const { from, to } = window;
   const [lanesRef, lanesWidth] = useElementWidth<HTMLDivElement>();
@@ -59,22 +64,15 @@ export function AlertsPage() {
   useEffect(() => setService(view.service), [view.service]);
 
   const timeline = useQuery({
-    ...trpc.alerts.timeline.queryOptions({
-      from: new Date(window.from),
-      to: new Date(window.to),
-      severities: view.severities,
-      status: view.status,
-      host: view.host || null,
-      service: view.service || null,
-      acknowledged: view.acknowledged,
-      flapping: view.flapping,
-    }),
+    ...trpc.alerts.timeline.queryOptions(timelineRequest(view, now)),
     placeholderData: keepPreviousData,
     refetchInterval: POLL_MS,
   });
 
+  // The view lives in the browser: the URL only mirrors it (Next.js keeps useSearchParams in step
+  // with history.replaceState), so a change costs no server render, only the queries it needs.
   function navigate(next: TimelineView) {
-    router.replace(`${pathname}?${viewToParams(next)}`, { scroll: false });
+    globalThis.history.replaceState(null, "", `${pathname}?${viewToParams(next)}`);
   }
   const update = (patch: Partial<TimelineView>) => navigate({ ...view, ...patch });
   useEffect(() => {
@@ -93,8 +91,12 @@ export function AlertsPage() {
       <div className="tl-title">
         <h1>Alerts</h1>
         <nav className="tl-subnav" aria-label="Alert pages">
-          <Link href="/alerts/silences">Silences</Link>
-          <Link href="/alerts/webhooks">Webhooks</Link>
+          <Link href="/alerts/silences" prefetch={false}>
+            Silences
+          </Link>
+          <Link href="/alerts/webhooks" prefetch={false}>
+            Webhooks
+          </Link>
         </nav>
       </div>
       <section className="panel" aria-label="Timeline">
@@ -119,13 +121,14 @@ export function AlertsPage() {
           {" · drag across the lanes to zoom"}
         </p>
         {timeline.error && <p className="error">{timeline.error.message}</p>}
-        <div ref={lanesRef} className="tl-scroll">
+        <div ref={lanesRef} className="tl-scroll" style={{ maxHeight: TIMELINE_VIEW_HEIGHT }}>
           {lanesWidth > 0 && (
             <TimelineCanvas
               lanes={lanes}
               width={canvasWidth}
               window={window}
               selected={view.alert}
+              scroller={lanesRef}
               onSelect={(alert) => update({ alert })}
               onZoom={(from, to) => update({ window: { kind: "fixed", from, to } })}
             />

@@ -1,7 +1,8 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import { STATE_COLORS } from "./colors";
+import { TIMELINE_DRAWN_MARK } from "./render-marks";
 import { alertAt, type LaneLayout, timeTicks } from "./timeline-layout";
 
 export const LANE_HEIGHT = 22;
@@ -14,25 +15,34 @@ const tickFormat = (span: number) =>
     span > 2 * 86_400_000 ? { month: "short", day: "numeric", timeZone: "UTC" } : { hour: "2-digit", minute: "2-digit", timeZone: "UTC" },
   );
 
+/** The lanes' viewport: the scroll container's content height (it scrolls past this). */
+export const TIMELINE_VIEW_HEIGHT = 560;
+
 /**
  * Swimlanes on one canvas (thousands of rectangles are cheap there, thousands of DOM nodes are
  * not): per lane, the state bands from state changes behind the alerts' bars. Click an alert to
  * open it; drag across the lanes to zoom into that span.
+ * The canvas is only as tall as the viewport and stays in it while the lanes scroll past, drawing
+ * the lanes in view: a canvas as tall as 250 lanes is a 25 MB bitmap to allocate, clear and
+ * composite on every draw, and past about 1 500 lanes it exceeds what a browser allocates at all.
  */
 export function TimelineCanvas(props: {
   lanes: LaneLayout[];
   width: number;
   window: { from: number; to: number };
   selected: string | null;
+  /** The element the lanes scroll in. */
+  scroller: RefObject<HTMLElement | null>;
   onSelect: (alertId: string) => void;
   onZoom: (from: number, to: number) => void;
 }) {
-  const { lanes, width, window, selected } = props;
+  const { lanes, width, window, selected, scroller } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
   // The drag lives in a ref for the handlers (events can outrun re-renders) and in state for drawing.
   const dragRef = useRef<{ x0: number; x1: number } | null>(null);
   const [drag, setDrag] = useState<{ x0: number; x1: number } | null>(null);
   const height = AXIS_HEIGHT + lanes.length * LANE_HEIGHT;
+  const viewHeight = Math.min(height, TIMELINE_VIEW_HEIGHT);
   const ticks = useMemo(() => timeTicks(window, Math.max(2, Math.floor(width / 110))), [window, width]);
 
   useEffect(() => {
@@ -41,60 +51,46 @@ export function TimelineCanvas(props: {
     if (!el || !ctx) return;
     const ratio = globalThis.devicePixelRatio || 1;
     el.width = Math.round(width * ratio);
-    el.height = Math.round(height * ratio);
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, width, height);
+    el.height = Math.round(viewHeight * ratio);
     const format = tickFormat(window.to - window.from);
     const x = (t: number) => ((t - window.from) / (window.to - window.from)) * width;
+    let frame = 0;
+    const draw = () => {
+      frame = 0;
+      const top = scroller.current?.scrollTop ?? 0;
+      // Lanes are drawn where they are in the scrolled content, shifted up by the scroll.
+      ctx.setTransform(ratio, 0, 0, ratio, 0, -top * ratio);
+      ctx.clearRect(0, top, width, viewHeight);
+      ctx.font = "11px system-ui, sans-serif";
+      ctx.textBaseline = "middle";
+      for (const t of ticks) {
+        const px = Math.round(x(t)) + 0.5;
+        ctx.fillStyle = "#22314a";
+        ctx.fillRect(px, Math.max(top, AXIS_HEIGHT - 4), 1, viewHeight);
+        ctx.fillStyle = "#8da2bb";
+        ctx.fillText(format.format(t), px + 3, AXIS_HEIGHT / 2);
+      }
+      const first = Math.max(0, Math.floor((top - AXIS_HEIGHT) / LANE_HEIGHT));
+      const end = Math.min(lanes.length, Math.ceil((top + viewHeight - AXIS_HEIGHT) / LANE_HEIGHT));
+      drawLanes(ctx, lanes, first, end, width, selected);
+      if (lanes.length > 0 && performance.getEntriesByName(TIMELINE_DRAWN_MARK, "mark").length === 0) performance.mark(TIMELINE_DRAWN_MARK);
+    };
+    draw();
+    const scrolling = scroller.current;
+    const onScroll = () => {
+      frame ||= requestAnimationFrame(draw);
+    };
+    scrolling?.addEventListener("scroll", onScroll, { passive: true });
+    return () => {
+      scrolling?.removeEventListener("scroll", onScroll);
+      cancelAnimationFrame(frame);
+    };
+  }, [lanes, width, viewHeight, window, ticks, selected, scroller]);
 
-    ctx.font = "11px system-ui, sans-serif";
-    ctx.textBaseline = "middle";
-    for (const t of ticks) {
-      const px = Math.round(x(t)) + 0.5;
-      ctx.fillStyle = "#22314a";
-      ctx.fillRect(px, AXIS_HEIGHT - 4, 1, height);
-      ctx.fillStyle = "#8da2bb";
-      ctx.fillText(format.format(t), px + 3, AXIS_HEIGHT / 2);
-    }
-    const stripes = ctx.createPattern(stripeTile(), "repeat");
-    lanes.forEach((lane, i) => {
-      const y = AXIS_HEIGHT + i * LANE_HEIGHT;
-      if (lane.firstOfHost && i > 0) {
-        ctx.fillStyle = "#2c3d5b";
-        ctx.fillRect(0, y, width, 1);
-      }
-      for (const band of lane.bands) {
-        ctx.globalAlpha = band.state === "OK" ? 0.12 : band.hard ? 0.35 : 0.18;
-        ctx.fillStyle = STATE_COLORS[band.state];
-        ctx.fillRect(band.x0, y + 2, Math.max(1, band.x1 - band.x0), LANE_HEIGHT - 4);
-      }
-      for (const bar of lane.bars) {
-        const w = Math.max(2, bar.x1 - bar.x0);
-        ctx.globalAlpha = bar.acknowledged ? 0.5 : 1;
-        ctx.fillStyle = STATE_COLORS[bar.severity];
-        ctx.fillRect(bar.x0, y + 6, w, LANE_HEIGHT - 12);
-        if (bar.flapping && stripes) {
-          ctx.fillStyle = stripes;
-          ctx.fillRect(bar.x0, y + 6, w, LANE_HEIGHT - 12);
-        }
-        if (bar.alertId === selected) {
-          ctx.globalAlpha = 1;
-          ctx.strokeStyle = "#ffffff";
-          ctx.lineWidth = 2;
-          ctx.strokeRect(bar.x0 - 1, y + 4, w + 2, LANE_HEIGHT - 8);
-        }
-      }
-      ctx.globalAlpha = 1;
-    });
-    if (drag) {
-      ctx.fillStyle = "rgba(59,130,246,0.25)";
-      ctx.fillRect(Math.min(drag.x0, drag.x1), AXIS_HEIGHT, Math.abs(drag.x1 - drag.x0), height - AXIS_HEIGHT);
-    }
-  }, [lanes, width, height, window, ticks, selected, drag]);
-
+  /** Where the pointer is in the lanes' content (the canvas shows the scrolled part of it). */
   function position(e: React.PointerEvent<HTMLCanvasElement>) {
     const rect = e.currentTarget.getBoundingClientRect();
-    return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+    return { x: e.clientX - rect.left, y: e.clientY - rect.top + (scroller.current?.scrollTop ?? 0) };
   }
 
   return (
@@ -115,42 +111,100 @@ export function TimelineCanvas(props: {
           </div>
         ))}
       </div>
-      <canvas
-        ref={canvas}
-        role="img"
-        aria-label={`Alert swimlanes: ${lanes.length} series`}
-        data-testid="timeline-canvas"
-        style={{ width, height, cursor: drag ? "col-resize" : "crosshair", touchAction: "none" }}
-        onPointerDown={(e) => {
-          e.preventDefault();
-          const p = position(e);
-          e.currentTarget.setPointerCapture(e.pointerId);
-          dragRef.current = { x0: p.x, x1: p.x };
-          setDrag(dragRef.current);
-        }}
-        onPointerMove={(e) => {
-          if (!dragRef.current) return;
-          dragRef.current = { ...dragRef.current, x1: position(e).x };
-          setDrag(dragRef.current);
-        }}
-        onPointerUp={(e) => {
-          const p = position(e);
-          const current = dragRef.current;
-          dragRef.current = null;
-          setDrag(null);
-          if (!current) return;
-          if (Math.abs(p.x - current.x0) > 6) {
-            const t = (px: number) => window.from + (Math.max(0, Math.min(width, px)) / width) * (window.to - window.from);
-            props.onZoom(Math.round(t(Math.min(current.x0, p.x))), Math.round(t(Math.max(current.x0, p.x))));
-            return;
-          }
-          const lane = lanes[Math.floor((p.y - AXIS_HEIGHT) / LANE_HEIGHT)];
-          const hit = lane ? alertAt(lane, p.x) : null;
-          if (hit) props.onSelect(hit);
-        }}
-      />
+      <div className="tl-canvas" style={{ height }}>
+        <canvas
+          ref={canvas}
+          role="img"
+          aria-label={`Alert swimlanes: ${lanes.length} series`}
+          data-testid="timeline-canvas"
+          style={{ width, height: viewHeight, cursor: drag ? "col-resize" : "crosshair", touchAction: "none" }}
+          onPointerDown={(e) => {
+            e.preventDefault();
+            const p = position(e);
+            e.currentTarget.setPointerCapture(e.pointerId);
+            dragRef.current = { x0: p.x, x1: p.x };
+            setDrag(dragRef.current);
+          }}
+          onPointerMove={(e) => {
+            if (!dragRef.current) return;
+            dragRef.current = { ...dragRef.current, x1: position(e).x };
+            setDrag(dragRef.current);
+          }}
+          onPointerUp={(e) => {
+            const p = position(e);
+            const current = dragRef.current;
+            dragRef.current = null;
+            setDrag(null);
+            if (!current) return;
+            if (Math.abs(p.x - current.x0) > 6) {
+              const t = (px: number) => window.from + (Math.max(0, Math.min(width, px)) / width) * (window.to - window.from);
+              props.onZoom(Math.round(t(Math.min(current.x0, p.x))), Math.round(t(Math.max(current.x0, p.x))));
+              return;
+            }
+            const lane = lanes[Math.floor((p.y - AXIS_HEIGHT) / LANE_HEIGHT)];
+            const hit = lane ? alertAt(lane, p.x) : null;
+            if (hit) props.onSelect(hit);
+          }}
+        />
+        {drag && (
+          <div
+            className="tl-drag"
+            style={{ left: Math.min(drag.x0, drag.x1), top: AXIS_HEIGHT, width: Math.abs(drag.x1 - drag.x0), height: height - AXIS_HEIGHT }}
+          />
+        )}
+      </div>
     </div>
   );
+}
+
+/**
+ * Lanes [first, end): their bands, then their bars, one look at a time: changing the fill between
+ * rectangles costs more than drawing them. Lanes do not overlap, so the order across lanes does not show.
+ */
+function drawLanes(ctx: CanvasRenderingContext2D, lanes: LaneLayout[], first: number, end: number, width: number, selected: string | null) {
+  const looks = new Map<string, { alpha: number; fill: string | CanvasPattern; rects: number[] }>();
+  const add = (alpha: number, fill: string | CanvasPattern, x: number, y: number, w: number, h: number) => {
+    const key = `${alpha} ${typeof fill === "string" ? fill : "pattern"}`;
+    const look = looks.get(key) ?? { alpha, fill, rects: [] };
+    looks.set(key, look);
+    look.rects.push(x, y, w, h);
+  };
+  const stripes = ctx.createPattern(stripeTile(), "repeat");
+  let highlight: { x: number; y: number; w: number } | null = null;
+  for (let i = first; i < end; i++) {
+    const lane = lanes[i] as LaneLayout;
+    const y = AXIS_HEIGHT + i * LANE_HEIGHT;
+    if (lane.firstOfHost && i > 0) add(1, "#2c3d5b", 0, y, width, 1);
+    for (const band of lane.bands) {
+      const alpha = band.state === "OK" ? 0.12 : band.hard ? 0.35 : 0.18;
+      add(alpha, STATE_COLORS[band.state], band.x0, y + 2, Math.max(1, band.x1 - band.x0), LANE_HEIGHT - 4);
+    }
+  }
+  // Bars after every band (a lane's bars sit on its bands), stripes after every bar.
+  for (const layer of ["bars", "stripes"] as const) {
+    for (let i = first; i < end; i++) {
+      const y = AXIS_HEIGHT + i * LANE_HEIGHT + 6;
+      for (const bar of (lanes[i] as LaneLayout).bars) {
+        const w = Math.max(2, bar.x1 - bar.x0);
+        const alpha = bar.acknowledged ? 0.5 : 1;
+        if (layer === "bars") add(alpha, STATE_COLORS[bar.severity], bar.x0, y, w, LANE_HEIGHT - 12);
+        else if (bar.flapping && stripes) add(alpha, stripes, bar.x0, y, w, LANE_HEIGHT - 12);
+        if (bar.alertId === selected) highlight = { x: bar.x0, y: y - 2, w };
+      }
+    }
+  }
+  for (const { alpha, fill, rects } of looks.values()) {
+    ctx.globalAlpha = alpha;
+    ctx.fillStyle = fill;
+    for (let r = 0; r < rects.length; r += 4)
+      ctx.fillRect(rects[r] as number, rects[r + 1] as number, rects[r + 2] as number, rects[r + 3] as number);
+  }
+  ctx.globalAlpha = 1;
+  if (highlight) {
+    ctx.strokeStyle = "#ffffff";
+    ctx.lineWidth = 2;
+    ctx.strokeRect(highlight.x - 1, highlight.y, highlight.w + 2, LANE_HEIGHT - 8);
+  }
 }
 
 let tile: HTMLCanvasElement | null = null;

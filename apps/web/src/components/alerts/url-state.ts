@@ -96,6 +96,24 @@ export function resolveWindow(window: TimelineWindow, now: number): { from: numb
   return window.kind === "fixed" ? { from: window.from, to: window.to } : { from: now - LIVE_RANGES[window.range], to: now };
 }
 
+/**
+ * What `alerts.timeline` is asked for a view at `now`: the server page prefetches exactly this and
+ * the page's query asks for it again, so that the two meet in one cache entry.
+ */
+export function timelineRequest(view: TimelineView, now: number) {
+  const { from, to } = resolveWindow(view.window, now);
+  return {
+    from: new Date(from),
+    to: new Date(to),
+    severities: view.severities,
+    status: view.status,
+    host: view.host || null,
+    service: view.service || null,
+    acknowledged: view.acknowledged,
+    flapping: view.flapping,
+  };
+}
+
 /** Zooms by `factor` (< 1 in, > 1 out) around `center`, never below a minute. */
 export function zoom(window: { from: number; to: number }, factor: number, center = (window.from + window.to) / 2): TimelineWindow {
   const span = Math.max(MIN_SPAN, (window.to - window.from) * factor);

@@ -4,9 +4,20 @@ import { useMutation } from "@tanstack/react-query";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
-import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ReferenceArea,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import { useTRPC } from "~/trpc/react";
-import { bounds, PRESETS, type Preset, type PreviewWindow, readWindow, toInputValue, writeWindow } from "./preview-window";
+import { bounds, PRESETS, type Preset, type PreviewWindow, readMoment, readWindow, toInputValue, writeWindow } from "./preview-window";
 
 const MAX_DRAWN_SPANS = 400;
 const SPAN_COLORS = { WARNING: "#f59e0b", CRITICAL: "#ef4444", UNKNOWN: "#a78bfa" } as const;
@@ -68,6 +79,7 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
   const pathname = usePathname();
   const params = useSearchParams();
   const window = readWindow(new URLSearchParams(params.toString()));
+  const moment = readMoment(new URLSearchParams(params.toString()));
   const [now, setNow] = useState(() => Date.now());
   const { from, to } = bounds(window, now);
   // Primitive bounds: the effect below must only rerun when the window really changes.
@@ -147,6 +159,12 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
           )}
         </div>
       </div>
+      {moment && (
+        <p className="preview-moment" data-testid="preview-moment">
+          Alert fired {timeFormat.format(moment)} UTC
+          {moment >= from && moment <= to ? ", marked on the chart" : ", outside this window"}
+        </p>
+      )}
       {!draftValid && <p className="muted">Fix the errors in the editor to preview the draft.</p>}
       {preview.isError && <p className="error">{preview.error.message}</p>}
       <div className={`chart preview-chart${preview.isPending ? " loading" : ""}`}>
@@ -180,6 +198,15 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
                   ifOverflow="hidden"
                 />
               ))}
+              {moment && (
+                <ReferenceLine
+                  x={moment.getTime()}
+                  stroke="#e5edf7"
+                  strokeDasharray="4 3"
+                  ifOverflow="hidden"
+                  label={{ value: "alert", position: "insideTopLeft", fill: "#e5edf7", fontSize: 11 }}
+                />
+              )}
               <Area dataKey="range" stroke="none" fill="#3b82f6" fillOpacity={0.2} isAnimationActive={false} name="min–max" />
               <Line dataKey="avg" stroke="#60a5fa" dot={false} strokeWidth={1.3} isAnimationActive={false} name="value" />
               <Line dataKey="threshold" stroke="#e5edf7" dot={false} strokeWidth={1.6} isAnimationActive={false} name="threshold" />

@@ -37,6 +37,13 @@ export function bounds(window: PreviewWindow, now: number): { from: Date; to: Da
   return { from: new Date(to - PRESETS[window.preset] * DAY), to: new Date(to) };
 }
 
+/** `?at=`: a moment to mark on the preview (the alert detail links here with the moment the alert fired). */
+export function readMoment(params: URLSearchParams): Date | null {
+  const at = params.get("at");
+  const moment = at ? new Date(at) : null;
+  return moment && !Number.isNaN(moment.getTime()) ? moment : null;
+}
+
 /** `2026-11-23T09:00` in UTC, for datetime-local inputs (the dashboard shows UTC). */
 export function toInputValue(d: Date): string {
   return d.toISOString().slice(0, 16);

@@ -5,6 +5,7 @@ import {
   parseView,
   resolveWindow,
   type TimelineView,
+  timelineRequest,
   viewToParams,
   zoom,
 } from "../../../src/components/alerts/url-state";
@@ -52,5 +53,26 @@ describe("the timeline's URL state", () => {
     expect(zoom({ from: 0, to: 60_000 }, 0.1)).toEqual({ kind: "fixed", from: 0, to: 60_000 });
     expect(pan(w, -0.5)).toEqual({ kind: "fixed", from: -1_800_000, to: 1_800_000 });
     expect(resolveWindow({ kind: "live", range: "1h" }, 10_000_000)).toEqual({ from: 6_400_000, to: 10_000_000 });
+  });
+
+  it("asks the server for the same timeline whoever builds the request, a live window ending at the given now", () => {
+    const view = parseView(new URLSearchParams("range=1h&severity=WARNING&host=web&ack=no"));
+    const request = timelineRequest(view, 10_000_000);
+    expect(request).toEqual({
+      from: new Date(6_400_000),
+      to: new Date(10_000_000),
+      severities: ["WARNING"],
+      status: "any",
+      host: "web",
+      service: null,
+      acknowledged: false,
+      flapping: null,
+    });
+    // The server page and the browser build it apart; the query cache meets them by equal values.
+    expect(JSON.stringify(timelineRequest(parseView(viewToParams(view)), 10_000_000))).toBe(JSON.stringify(request));
+    expect(timelineRequest({ ...view, window: { kind: "fixed", from: 1, to: 70_001 } }, 10_000_000)).toMatchObject({
+      from: new Date(1),
+      to: new Date(70_001),
+    });
   });
 });

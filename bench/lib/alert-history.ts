@@ -1,0 +1,94 @@
+import type { EvaluationOutcome } from "@tidemark/alerts";
+import { applyEvaluations, type Database, ensureSeries, writeEvaluations } from "@tidemark/db";
+import type { State } from "@tidemark/thresholds";
+import { prng } from "../../packages/db/src/seed/synthetic.ts";
+
+/**
+ * Issue 7's load: 10 000 alerts over 30 days on 250 series (50 hosts × 5 services), made through
+ * the real path: state changes with writeEvaluations, alerts with applyEvaluations in
+ * worker-sized batches. Shared by the timeline scenarios (query and browser render).
+ */
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+export const HISTORY_DAYS = 30;
+const HOSTS = 50;
+const ITEMS_PER_HOST = 5;
+const ALERTS_PER_SERIES = 40;
+const BATCH = 5_000;
+
+const VALUES: Record<State, number> = { OK: 90, WARNING: 120, CRITICAL: 150, UNKNOWN: 0 };
+
+/** Per alert: a hard WARNING, often a CRITICAL, the recovery, and ten quiet OK results after it. */
+function outcomesFor(seriesId: number, key: string, from: number, random: () => number): EvaluationOutcome[] {
+  const out: EvaluationOutcome[] = [];
+  const spacing = (HISTORY_DAYS * DAY) / ALERTS_PER_SERIES;
+  const push = (ts: number, state: State) =>
+    out.push({
+      seriesId,
+      key,
+      ts: new Date(ts),
+      state,
+      hardState: state,
+      hard: true,
+      value: VALUES[state],
+      threshold: 100,
+      warning: 110,
+      critical: 130,
+      explanation: `${state} ${VALUES[state]} (100 < W < 110 < C < 130)`,
+    });
+  for (let k = 0; k < ALERTS_PER_SERIES; k++) {
+    const start = Math.round((from + k * spacing + random() * (spacing - 6 * HOUR)) / MINUTE) * MINUTE;
+    const duration = (5 + Math.floor(random() * 235)) * MINUTE;
+    push(start, "WARNING");
+    if (random() < 0.5) push(start + Math.min(duration / 2, 30 * MINUTE), "CRITICAL");
+    for (let i = 0; i <= 10; i++) push(start + duration + i * 5 * MINUTE, "OK");
+  }
+  return out;
+}
+
+export interface AlertHistory {
+  results: number;
+  series: number;
+  alertsOpened: number;
+  writeEvaluationsMs: number;
+  applyEvaluationsMs: number;
+}
+
+/** Writes the 30 days of results ending at `end` into the organisation. */
+export async function seedAlertHistory(db: Database, organizationId: string, end: number): Promise<AlertHistory> {
+  const from = end - HISTORY_DAYS * DAY;
+  const keys = Array.from(
+    { length: HOSTS * ITEMS_PER_HOST },
+    (_, i) => `host${String(Math.floor(i / ITEMS_PER_HOST)).padStart(3, "0")}-svc${i % ITEMS_PER_HOST}-value`,
+  );
+  const ids = await ensureSeries(db, organizationId, keys);
+  const random = prng(7);
+  const outcomes = keys.flatMap((k) => outcomesFor(ids.get(k) as number, k, from, random)).sort((a, b) => a.ts.getTime() - b.ts.getTime());
+
+  let writeEvaluationsMs = 0;
+  let applyEvaluationsMs = 0;
+  let alertsOpened = 0;
+  const previous = new Map<number, State>();
+  for (let i = 0; i < outcomes.length; i += BATCH) {
+    const batch = outcomes.slice(i, i + BATCH);
+    const records = batch.map((o) => {
+      const changed = previous.get(o.seriesId) !== o.state;
+      previous.set(o.seriesId, o.state);
+      return { ...o, ts: o.ts.getTime(), softCount: 1, changed };
+    });
+    const t0 = performance.now();
+    const client = await db.pool.connect();
+    try {
+      await writeEvaluations(client, records);
+    } finally {
+      client.release();
+    }
+    const t1 = performance.now();
+    alertsOpened += (await applyEvaluations(db, organizationId, batch)).opened;
+    writeEvaluationsMs += t1 - t0;
+    applyEvaluationsMs += performance.now() - t1;
+  }
+  return { results: outcomes.length, series: keys.length, alertsOpened, writeEvaluationsMs, applyEvaluationsMs };
+}
