@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_ORG, DEMO_USER, seedDemo } from "@tidemark/db/seed";
 import { provisionLocalAgent } from "../apps/agent/src/local-agent.ts";
+import { AGENT_NODE_OPTIONS } from "../apps/agent/src/node-options.ts";
 import { ensurePrismaClient, ensureWebBuild } from "./lib/build.ts";
 import { prepareDatabase } from "./lib/database.ts";
 import { fail, say } from "./lib/log.ts";
@@ -52,7 +53,7 @@ async function main() {
   group.start("web", bin("next"), ["start", "-p", String(port)], { cwd: path.join(REPO_ROOT, "apps", "web"), env });
   for (const app of ["worker", "agent"]) {
     const entry = path.join(REPO_ROOT, "apps", app, "src", "main.ts");
-    if (existsSync(entry)) group.start(app, bin("tsx"), [entry], { cwd: path.join(REPO_ROOT, "apps", app), env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}`, ...(app === "agent" ? localAgentEnv : {}) } });
+    if (existsSync(entry)) group.start(app, bin("tsx"), [...(app === "agent" ? AGENT_NODE_OPTIONS : []), entry], { cwd: path.join(REPO_ROOT, "apps", app), env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}`, ...(app === "agent" ? localAgentEnv : {}) } });
   }
 
   async function shutdown(code: number) {

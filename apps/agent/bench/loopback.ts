@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AgentConfig } from "@tidemark/protocol";
+import { AGENT_NODE_OPTIONS } from "../src/node-options.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -92,14 +93,25 @@ async function bundleAgent(outDir: string): Promise<string> {
   return outfile;
 }
 
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 /** The agent as one node process (no wrapper process), so /proc of its pid is the agent. */
 export async function spawnBenchAgent(
   serverUrl: string,
   runtime: AgentRuntime,
-): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
+): Promise<{ child: ChildProcess; stop: () => Promise<void>; heapMb: () => Promise<{ used: number; total: number }> }> {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "tidemark-bench-agent-"));
-  const args =
-    runtime === "bundle" ? [await bundleAgent(stateDir)] : ["--import", "tsx", path.join(REPO_ROOT, "apps", "agent", "src", "main.ts")];
+  const statusPort = await freePort();
+  const args = [
+    ...AGENT_NODE_OPTIONS,
+    ...(runtime === "bundle" ? [await bundleAgent(stateDir)] : ["--import", "tsx", path.join(REPO_ROOT, "apps", "agent", "src", "main.ts")]),
+  ];
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: {
@@ -108,11 +120,18 @@ export async function spawnBenchAgent(
       TIDEMARK_AGENT_TOKEN: "tm_agent_bench",
       TIDEMARK_AGENT_STATE_DIR: stateDir,
       LOG_LEVEL: "warn",
+      AGENT_PORT: String(statusPort),
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
   return {
     child,
+    /** The agent's V8 heap as its own /metrics reports it. */
+    heapMb: async () => {
+      const text = await (await fetch(`http://127.0.0.1:${statusPort}/metrics`)).text();
+      const mb = (name: string) => Math.round(Number(new RegExp(`^tidemark_agent_${name} (\\S+)`, "m").exec(text)?.[1]) / 104_857.6) / 10;
+      return { used: mb("nodejs_heap_size_used_bytes"), total: mb("nodejs_heap_size_total_bytes") };
+    },
     stop: async () => {
       if (child.exitCode === null) {
         await new Promise<void>((resolve) => {

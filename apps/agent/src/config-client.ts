@@ -1,4 +1,5 @@
 import { type AgentConfig, type AgentStatus, agentConfigSchema } from "@tidemark/protocol";
+import { serverRequest } from "./server-request.ts";
 
 export interface ServerEndpoint {
   baseUrl: string;
@@ -7,6 +8,7 @@ export interface ServerEndpoint {
 
 /** The server holds the request up to ~25 s; allow for that plus the network. */
 const LONG_POLL_TIMEOUT_MS = 40_000;
+const STATUS_TIMEOUT_MS = 15_000;
 
 export class ConfigRejectedError extends Error {}
 
@@ -15,16 +17,14 @@ export class ConfigRejectedError extends Error {}
  * its hold time ran out (204). Throws on transport errors and unexpected answers.
  */
 export async function pollConfig(server: ServerEndpoint, afterVersion: number, signal: AbortSignal): Promise<AgentConfig | null> {
-  const response = await fetch(`${server.baseUrl}/api/agent/config?after=${afterVersion}`, {
-    headers: { authorization: `Bearer ${server.token}` },
-    signal: AbortSignal.any([signal, AbortSignal.timeout(LONG_POLL_TIMEOUT_MS)]),
+  const { status, ok, text } = await serverRequest(`${server.baseUrl}/api/agent/config?after=${afterVersion}`, {
+    method: "GET",
+    token: server.token,
+    timeoutMs: LONG_POLL_TIMEOUT_MS,
+    signal,
   });
-  if (response.status === 204) {
-    await response.body?.cancel();
-    return null;
-  }
-  const text = await response.text();
-  if (!response.ok) throw new Error(`config endpoint answered ${response.status}: ${text.slice(0, 200)}`);
+  if (status === 204) return null;
+  if (!ok) throw new Error(`config endpoint answered ${status}: ${text.slice(0, 200)}`);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -44,12 +44,12 @@ export async function pollConfig(server: ServerEndpoint, afterVersion: number, s
 }
 
 export async function reportStatus(server: ServerEndpoint, status: AgentStatus, signal: AbortSignal): Promise<void> {
-  const response = await fetch(`${server.baseUrl}/api/agent/status`, {
+  const answer = await serverRequest(`${server.baseUrl}/api/agent/status`, {
     method: "POST",
-    headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
-    body: JSON.stringify(status),
-    signal: AbortSignal.any([signal, AbortSignal.timeout(15_000)]),
+    token: server.token,
+    json: JSON.stringify(status),
+    timeoutMs: STATUS_TIMEOUT_MS,
+    signal,
   });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`status endpoint answered ${response.status}: ${text.slice(0, 200)}`);
+  if (!answer.ok) throw new Error(`status endpoint answered ${answer.status}: ${answer.text.slice(0, 200)}`);
 }

@@ -2,6 +2,7 @@
  * The Tidemark collector agent. `TIDEMARK_URL=https://tidemark.example TIDEMARK_AGENT_TOKEN=tm_agent_…
  * tsx apps/agent/src/main.ts`; see settings.ts for the optional settings.
  */
+import "./v8-flags.ts";
 import pino from "pino";
 import { Agent } from "./agent.ts";
 import { readSettings } from "./settings.ts";

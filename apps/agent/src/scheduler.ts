@@ -1,6 +1,7 @@
 import type { AgentCheck, CheckResult } from "@tidemark/protocol";
 import { Cron } from "croner";
 import type { CheckRunner } from "./checks/types.ts";
+import { IntervalWheel } from "./interval-wheel.ts";
 import { ConcurrencyLimiter } from "./limiter.ts";
 import { CRON_JITTER_MS, firstDelay, parseSchedule, QUARTZ_OPTIONS, type Schedule } from "./schedule.ts";
 
@@ -61,6 +62,9 @@ export function planChecks(checks: readonly AgentCheck[], runners: (check: Agent
  */
 export class Scheduler {
   private plan = new Map<string, PlannedCheck>();
+  /** Interval schedules (cleared with every configuration, so what it holds is always current). */
+  private readonly intervals = new IntervalWheel<PlannedCheck>((planned) => this.enqueue(planned, this.generation));
+  /** Cron runs waiting out their jitter. */
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly crons = new Set<Cron>();
   /** Check ids queued or running: a check never overlaps itself. */
@@ -80,9 +84,9 @@ export class Scheduler {
     return this.plan.size;
   }
 
-  /** Timers and cron jobs currently armed (what `stop` must bring to zero). */
+  /** Interval schedules, cron jobs and jitter timers currently armed (what `stop` must bring to zero). */
   get armed(): number {
-    return this.timers.size + this.crons.size;
+    return this.intervals.size + this.crons.size + this.timers.size;
   }
 
   get running(): number {
@@ -99,8 +103,11 @@ export class Scheduler {
     const byExpression = new Map<string, PlannedCheck[]>();
     for (const planned of plan.values()) {
       for (const schedule of planned.schedules) {
-        if (schedule.kind === "interval") this.armInterval(planned, schedule.ms, generation);
-        if (schedule.kind === "cron") byExpression.set(schedule.expression, [...(byExpression.get(schedule.expression) ?? []), planned]);
+        if (schedule.kind === "interval") this.intervals.add(planned, schedule.ms, firstDelay(schedule.ms));
+        if (schedule.kind !== "cron") continue;
+        const sharing = byExpression.get(schedule.expression);
+        if (sharing) sharing.push(planned);
+        else byExpression.set(schedule.expression, [planned]);
       }
     }
     for (const [expression, checks] of byExpression) this.armCron(expression, checks, generation);
@@ -109,6 +116,7 @@ export class Scheduler {
   /** Stops every timer and forgets queued runs; runs in flight finish. */
   stop(): void {
     this.generation++;
+    this.intervals.clear();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     for (const cron of this.crons) cron.stop();
@@ -124,16 +132,6 @@ export class Scheduler {
     if (!planned) return false;
     this.enqueue(planned, this.generation);
     return true;
-  }
-
-  private armInterval(planned: PlannedCheck, ms: number, generation: number): void {
-    const first = setTimeout(() => {
-      this.timers.delete(first);
-      this.enqueue(planned, generation);
-      const every = setInterval(() => this.enqueue(planned, generation), ms);
-      this.timers.add(every);
-    }, firstDelay(ms));
-    this.timers.add(first);
   }
 
   private armCron(expression: string, checks: PlannedCheck[], generation: number): void {

@@ -1,6 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 const settingsSchema = z.object({
   TIDEMARK_URL: z.url({ message: "TIDEMARK_URL must be the server's base URL, e.g. http://127.0.0.1:3000" }),

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { CheckResult, IngestBatch } from "@tidemark/protocol";
 import type { Logger } from "pino";
+import { type ServerAnswer, serverRequest } from "./server-request.ts";
 import type { Spool } from "./spool.ts";
 
 export interface ShipperOptions {
@@ -151,20 +152,20 @@ export class Shipper {
   }
 
   private async send(batch: IngestBatch): Promise<Outcome> {
-    let response: Response;
+    let response: ServerAnswer;
     try {
-      response = await fetch(this.options.ingestUrl, {
+      response = await serverRequest(this.options.ingestUrl, {
         method: "POST",
-        headers: { authorization: `Bearer ${this.options.token}`, "content-type": "application/json" },
-        body: JSON.stringify(batch),
-        signal: AbortSignal.timeout(this.requestTimeoutMs),
+        token: this.options.token,
+        json: JSON.stringify(batch),
+        timeoutMs: this.requestTimeoutMs,
       });
     } catch (error) {
       return this.failed(
         `ingest unreachable: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
       );
     }
-    const text = await response.text().catch(() => "");
+    const { text } = response;
     if (response.ok) {
       this.counts.sent += batch.results.length;
       this.lastSentAt = Date.now();

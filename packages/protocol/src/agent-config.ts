@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Server → agent: the configuration one agent runs, rendered by the worker from a deployment.

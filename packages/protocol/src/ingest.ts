@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Agent → server: results shipped in batches to `POST /api/ingest`

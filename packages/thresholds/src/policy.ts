@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Tidemark's threshold policy: Bischeck's Twenty4HourThreshold servicedef, kept recognisable.
