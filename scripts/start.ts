@@ -53,7 +53,11 @@ async function main() {
   group.start("web", bin("next"), ["start", "-p", String(port)], { cwd: path.join(REPO_ROOT, "apps", "web"), env });
   for (const app of ["worker", "agent"]) {
     const entry = path.join(REPO_ROOT, "apps", app, "src", "main.ts");
-    if (existsSync(entry)) group.start(app, bin("tsx"), [...(app === "agent" ? AGENT_NODE_OPTIONS : []), entry], { cwd: path.join(REPO_ROOT, "apps", app), env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}`, ...(app === "agent" ? localAgentEnv : {}) } });
+    if (existsSync(entry))
+      group.start(app, bin("tsx"), [...(app === "agent" ? AGENT_NODE_OPTIONS : []), entry], {
+        cwd: path.join(REPO_ROOT, "apps", app),
+        env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}`, ...(app === "agent" ? localAgentEnv : {}) },
+      });
   }
 
   async function shutdown(code: number) {

@@ -58,7 +58,8 @@ export const scenario: BenchScenario = {
       let samples = 0;
       for (;;) {
         const pushed = server.applied + server.failed;
-        const window = pushed > BASELINE_AT && pushed <= 2 * BASELINE_AT ? windows.baseline : pushed > PUSHES - BASELINE_AT ? windows.end : null;
+        const window =
+          pushed > BASELINE_AT && pushed <= 2 * BASELINE_AT ? windows.baseline : pushed > PUSHES - BASELINE_AT ? windows.end : null;
         if (window) {
           window.rssMaxMb = Math.max(window.rssMaxMb, memoryMb(pid).rss);
           if (samples++ % 2 === 0) window.heapUsedMinMb = Math.min(window.heapUsedMinMb, (await agent.heapMb()).used);
@@ -69,7 +70,9 @@ export const scenario: BenchScenario = {
       }
       const seconds = (Date.now() - started) / 1000;
       const growth = Math.round(((windows.end.rssMaxMb - windows.baseline.rssMaxMb) / windows.baseline.rssMaxMb) * 10_000) / 100;
-      log(`RSS peak after push ${BASELINE_AT}: ${windows.baseline.rssMaxMb} MB, in the last ${BASELINE_AT} pushes: ${windows.end.rssMaxMb} MB`);
+      log(
+        `RSS peak after push ${BASELINE_AT}: ${windows.baseline.rssMaxMb} MB, in the last ${BASELINE_AT} pushes: ${windows.end.rssMaxMb} MB`,
+      );
       await sleep(2000);
       const idle = memoryMb(pid);
       return {

@@ -110,7 +110,9 @@ export async function spawnBenchAgent(
   const statusPort = await freePort();
   const args = [
     ...AGENT_NODE_OPTIONS,
-    ...(runtime === "bundle" ? [await bundleAgent(stateDir)] : ["--import", "tsx", path.join(REPO_ROOT, "apps", "agent", "src", "main.ts")]),
+    ...(runtime === "bundle"
+      ? [await bundleAgent(stateDir)]
+      : ["--import", "tsx", path.join(REPO_ROOT, "apps", "agent", "src", "main.ts")]),
   ];
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,

@@ -8,6 +8,7 @@ import { authenticateAgent, bearerToken, type Database, findSession, ingestBatch
 import { ingestBatchSchema } from "@tidemark/protocol";
 import { createTestOrg } from "../../../packages/db/test/helpers.ts";
 import { agentConfigResponse, agentStatusResponse } from "../../web/src/app/api/agent/handlers.ts";
+import { AGENT_NODE_OPTIONS } from "../src/node-options.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -84,10 +85,14 @@ export class AgentProcess {
   constructor(private readonly env: Record<string, string>) {}
 
   async start(): Promise<void> {
-    const child = spawn(path.join(REPO_ROOT, "node_modules", ".bin", "tsx"), [path.join(REPO_ROOT, "apps", "agent", "src", "main.ts")], {
-      env: { ...process.env, AGENT_PORT: "0", AGENT_FLUSH_MS: "200", ...this.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      path.join(REPO_ROOT, "node_modules", ".bin", "tsx"),
+      [...AGENT_NODE_OPTIONS, path.join(REPO_ROOT, "apps", "agent", "src", "main.ts")],
+      {
+        env: { ...process.env, AGENT_PORT: "0", AGENT_FLUSH_MS: "200", ...this.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     this.child = child;
     this.port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`agent did not start:\n${this.log}`)), 30_000);

@@ -1,5 +1,5 @@
-import * as z from "zod";
 import { thresholdPolicySchema } from "@tidemark/thresholds/policy";
+import * as z from "zod";
 
 /**
  * Tidemark's configuration model (Bischeck's host → service → service item), as zod schemas

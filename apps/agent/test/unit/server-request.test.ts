@@ -25,7 +25,10 @@ describe("serverRequest", () => {
     });
     const answer = await serverRequest(`${url}/x`, { method: "POST", token: "tm_agent_t", json: '{"é":1}', timeoutMs: 5000 });
     expect(answer).toEqual({ status: 201, ok: true, text: 'POST Bearer tm_agent_t application/json {"é":1}' });
-    expect(await serverRequest(`${url}/x`, { method: "GET", token: "t", timeoutMs: 5000 })).toMatchObject({ ok: true, text: "GET Bearer t undefined " });
+    expect(await serverRequest(`${url}/x`, { method: "GET", token: "t", timeoutMs: 5000 })).toMatchObject({
+      ok: true,
+      text: "GET Bearer t undefined ",
+    });
   });
 
   it("gives up on a server that does not answer in time", async () => {
