@@ -1,5 +1,6 @@
 import type { AgentConfig } from "@tidemark/protocol";
 import { type AgentRuntime, BenchServer, cpuSeconds, memoryMb, sleep, spawnBenchAgent } from "../../apps/agent/bench/loopback.ts";
+import { ensureMonitoringPlugins } from "../../apps/agent/test/plugins.ts";
 import type { BenchScenario } from "../scenario.ts";
 
 /**
@@ -69,6 +70,8 @@ export const scenario: BenchScenario = {
   name: "agent",
   needsDatabase: false,
   async run({ log }) {
+    // Every check runs Debian's check_dummy: installed here when missing, as the tests do.
+    ensureMonitoringPlugins();
     return {
       checks: CHECKS,
       schedule: "1M",
