@@ -1,6 +1,7 @@
 import type { EvaluationOutcome } from "@tidemark/alerts";
 import { applyEvaluations, type Database, ensureSeries, writeEvaluations } from "@tidemark/db";
 import type { State } from "@tidemark/thresholds";
+import { hardOutcome } from "../../packages/alerts/test/fixture-outcomes.ts";
 import { prng } from "../../packages/db/src/seed/synthetic.ts";
 
 /**
@@ -18,26 +19,11 @@ const ITEMS_PER_HOST = 5;
 const ALERTS_PER_SERIES = 40;
 const BATCH = 5_000;
 
-const VALUES: Record<State, number> = { OK: 90, WARNING: 120, CRITICAL: 150, UNKNOWN: 0 };
-
 /** Per alert: a hard WARNING, often a CRITICAL, the recovery, and ten quiet OK results after it. */
 function outcomesFor(seriesId: number, key: string, from: number, random: () => number): EvaluationOutcome[] {
   const out: EvaluationOutcome[] = [];
   const spacing = (HISTORY_DAYS * DAY) / ALERTS_PER_SERIES;
-  const push = (ts: number, state: State) =>
-    out.push({
-      seriesId,
-      key,
-      ts: new Date(ts),
-      state,
-      hardState: state,
-      hard: true,
-      value: VALUES[state],
-      threshold: 100,
-      warning: 110,
-      critical: 130,
-      explanation: `${state} ${VALUES[state]} (100 < W < 110 < C < 130)`,
-    });
+  const push = (ts: number, state: State) => out.push(hardOutcome(seriesId, key, ts, state));
   for (let k = 0; k < ALERTS_PER_SERIES; k++) {
     const start = Math.round((from + k * spacing + random() * (spacing - 6 * HOUR)) / MINUTE) * MINUTE;
     const duration = (5 + Math.floor(random() * 235)) * MINUTE;

@@ -9,6 +9,7 @@
 import type { EvaluationOutcome } from "@tidemark/alerts";
 import { applyEvaluations, connectDatabase, ensureSeries, mergeConfiguration, writeEvaluations } from "@tidemark/db";
 import type { State } from "@tidemark/thresholds";
+import { hardOutcome } from "../../packages/alerts/test/fixture-outcomes.ts";
 
 const url = process.env.DATABASE_URL;
 const prefix = process.argv[2];
@@ -16,7 +17,6 @@ if (!url || !prefix || !/^[a-z0-9]+$/.test(prefix)) throw new Error("usage: DATA
 
 const MINUTE = 60_000;
 const LETTERS: Record<string, State> = { O: "OK", W: "WARNING", C: "CRITICAL" };
-const VALUES: Record<State, number> = { OK: 90, WARNING: 120, CRITICAL: 150, UNKNOWN: 0 };
 
 const db = await connectDatabase(url, { max: 2, applicationName: "tidemark-e2e-seed" });
 try {
@@ -35,22 +35,7 @@ try {
     plan.map((p) => p.key),
   );
   const outcomes: EvaluationOutcome[] = plan.flatMap((p) =>
-    [...p.script].map((ch, i) => {
-      const state = LETTERS[ch] as State;
-      return {
-        seriesId: ids.get(p.key) as number,
-        key: p.key,
-        ts: new Date(p.start + i * MINUTE),
-        state,
-        hardState: state,
-        hard: true,
-        value: VALUES[state],
-        threshold: 100,
-        warning: 110,
-        critical: 130,
-        explanation: `${state} ${VALUES[state]} (100 < W < 110 < C < 130)`,
-      };
-    }),
+    [...p.script].map((ch, i) => hardOutcome(ids.get(p.key) as number, p.key, p.start + i * MINUTE, LETTERS[ch] as State)),
   );
   const client = await db.pool.connect();
   try {

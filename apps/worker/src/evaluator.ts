@@ -102,7 +102,8 @@ export class Evaluator {
       return { points: work.points.length, organizationId };
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
-      // What this batch did is not committed: remember nothing of the organisation.
+      // A COMMIT that failed in transit may still have happened: what is remembered can no longer
+      // be trusted to match item_states, so the next batch reads them again.
       this.remembered.delete(organizationId);
       if (claimedIds.length) await deferEvaluationWork(this.db, claimedIds);
       throw error;

@@ -1,7 +1,7 @@
-import { type Database, type EvaluationRecord, importConfiguration, ingestBatch } from "@tidemark/db";
+import { type Database, type EvaluationRecord, ingestBatch } from "@tidemark/db";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../../packages/db/test/helpers.ts";
+import { createOrgWithItems, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { drainQueue, Evaluator } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
 import { SeriesWindow } from "../src/series-window.ts";
@@ -27,37 +27,7 @@ function policy(entry: ThresholdPolicy["periods"][number]["hours"]["entries"][nu
   };
 }
 
-async function orgWithItems(items: { name: string; policy: ThresholdPolicy | null }[]) {
-  const { organization } = await createTestOrg(db);
-  await importConfiguration(db, organization.id, {
-    hosts: [
-      {
-        name: "h",
-        alias: null,
-        description: "",
-        services: [
-          {
-            name: "s",
-            description: "",
-            schedules: ["1M"],
-            url: "shell://localhost",
-            sendServiceData: true,
-            items: items.map((i) => ({
-              name: i.name,
-              description: "",
-              execStatement: "x",
-              thresholdClass: null,
-              serviceItemClass: null,
-              cacheMaxCount: null,
-              policy: i.policy,
-            })),
-          },
-        ],
-      },
-    ],
-  });
-  return organization.id;
-}
+const orgWithItems = (items: { name: string; policy: ThresholdPolicy | null }[]) => createOrgWithItems(db, items);
 
 const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);
 const minute = (i: number) => T0 + i * 60_000;

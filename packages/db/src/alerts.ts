@@ -15,7 +15,7 @@ import {
 import type { State } from "@tidemark/thresholds";
 import type pg from "pg";
 import type { Database } from "./database.ts";
-import { beginEvaluation } from "./evaluation.ts";
+import { beginUnderEvaluationLock } from "./evaluation.ts";
 
 /**
  * From evaluated results to alerts and queued notifications, in a fixed number of statements
@@ -164,7 +164,7 @@ async function loadNotificationTargets(client: pg.ClientBase, organizationId: st
  * Given the Database it runs in a transaction of its own; given a client it runs inside the
  * caller's transaction (the worker's evaluation transaction: on the embedded server an open
  * transaction blocks every other connection, so a second connection there would wait forever).
- * Either way under the organisation's evaluation lock (beginEvaluation), which serialises every
+ * Either way under the organisation's evaluation lock (beginUnderEvaluationLock), which serialises every
  * writer of the alert state machines: no row locks needed.
  */
 export async function applyEvaluations(
@@ -177,7 +177,8 @@ export async function applyEvaluations(
   if (!("pool" in target)) return applyWithin(target, organizationId, outcomes, options);
   const client = await target.pool.connect();
   try {
-    await beginEvaluation(client, organizationId);
+    // Durable commit: unlike the worker's evaluation, nothing would replay these results.
+    await beginUnderEvaluationLock(client, organizationId);
     const summary = await applyWithin(client, organizationId, outcomes, options);
     await client.query("COMMIT");
     return summary;

@@ -30,18 +30,29 @@ export function evaluationLockKey(organizationId: string): bigint {
 }
 
 /**
- * Opens the evaluation transaction holding the organisation's lock: one evaluator per
- * organisation at a time, so its series' state machines see their points in time order, while
- * different organisations evaluate in parallel. BEGIN and the lock travel in one round trip
- * (the simple protocol takes several statements, but no parameters: the key is a validated number).
- *
- * The commit does not wait for the disk (synchronous_commit off, this transaction only): should
- * the server crash before it is durable, the whole transaction is lost — including the deletion
- * of its queue rows, so those points are simply evaluated again. Nothing accepted is lost; at
- * worst a webhook already sent from it is sent once more.
+ * Opens a transaction holding the organisation's evaluation lock: one decider per organisation
+ * at a time, so its series' state machines (thresholds and alerts) see their results in time
+ * order, while different organisations proceed in parallel. BEGIN and the lock travel in one
+ * round trip (the simple protocol takes several statements, but no parameters: the key is a
+ * validated number).
+ */
+export async function beginUnderEvaluationLock(client: pg.ClientBase, organizationId: string): Promise<void> {
+  await client.query(`BEGIN; ${lockStatement(organizationId)}`);
+}
+
+function lockStatement(organizationId: string): string {
+  return `SELECT pg_advisory_xact_lock(${evaluationLockKey(organizationId)})`;
+}
+
+/**
+ * The worker's evaluation transaction: beginUnderEvaluationLock, and a commit that does not wait
+ * for the disk (synchronous_commit off, this transaction only). Should the server crash before it
+ * is durable, the whole transaction is lost — including the deletion of its queue rows, so those
+ * points are simply evaluated again. Nothing accepted is lost; at worst a webhook already sent
+ * from it is sent once more.
  */
 export async function beginEvaluation(client: pg.ClientBase, organizationId: string): Promise<void> {
-  await client.query(`BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_advisory_xact_lock(${evaluationLockKey(organizationId)})`);
+  await client.query(`BEGIN; SET LOCAL synchronous_commit = off; ${lockStatement(organizationId)}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { connectDatabase, type Database, type Role } from "../src/index.ts";
+import type { ThresholdPolicy } from "@tidemark/thresholds";
+import { connectDatabase, type Database, importConfiguration, type Role } from "../src/index.ts";
 
 /** Integration tests run against the DATABASE_URL that `npm test` prepared (migrated). */
 export async function testDatabase(): Promise<Database> {
@@ -17,4 +18,44 @@ export async function createTestOrg(db: Database, role: Role = "admin") {
   });
   await db.prisma.membership.create({ data: { userId: user.id, organizationId: organization.id, role } });
   return { organization, user };
+}
+
+/**
+ * A fresh organisation whose one host (`h` unless given) has one service `s` (every minute, run by
+ * the agent) with these items: their series keys are `<host>-s-<name>`.
+ */
+export async function createOrgWithItems(
+  db: Database,
+  items: { name: string; policy?: ThresholdPolicy | null }[],
+  host = "h",
+): Promise<string> {
+  const { organization } = await createTestOrg(db);
+  await importConfiguration(db, organization.id, {
+    hosts: [
+      {
+        name: host,
+        alias: null,
+        description: "",
+        services: [
+          {
+            name: "s",
+            description: "",
+            schedules: ["1M"],
+            url: "shell://localhost",
+            sendServiceData: true,
+            items: items.map((i) => ({
+              name: i.name,
+              description: "",
+              execStatement: "x",
+              thresholdClass: null,
+              serviceItemClass: null,
+              cacheMaxCount: null,
+              policy: i.policy ?? null,
+            })),
+          },
+        ],
+      },
+    ],
+  });
+  return organization.id;
 }

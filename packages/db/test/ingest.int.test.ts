@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COPY_FROM_POINTS, type Database, importConfiguration, ingestBatch } from "../src/index.ts";
-import { createTestOrg, testDatabase } from "./helpers.ts";
+import { COPY_FROM_POINTS, type Database, ingestBatch } from "../src/index.ts";
+import { createOrgWithItems, testDatabase } from "./helpers.ts";
 
 let db: Database;
 beforeAll(async () => {
@@ -10,37 +10,12 @@ afterAll(async () => db.close());
 
 const T0 = Date.UTC(2026, 4, 4, 12, 0, 0);
 
-async function orgWithItems(names: string[], host = "h") {
-  const { organization } = await createTestOrg(db);
-  await importConfiguration(db, organization.id, {
-    hosts: [
-      {
-        name: host,
-        alias: null,
-        description: "",
-        services: [
-          {
-            name: "s",
-            description: "",
-            schedules: ["1M"],
-            url: "shell://localhost",
-            sendServiceData: true,
-            items: names.map((name) => ({
-              name,
-              description: "",
-              execStatement: "x",
-              thresholdClass: null,
-              serviceItemClass: null,
-              cacheMaxCount: null,
-              policy: null,
-            })),
-          },
-        ],
-      },
-    ],
-  });
-  return organization.id;
-}
+const orgWithItems = (names: string[], host?: string) =>
+  createOrgWithItems(
+    db,
+    names.map((name) => ({ name })),
+    host,
+  );
 
 async function stored(organizationId: string) {
   const { rows } = await db.pool.query<{ key: string; n: number; first: Date; last: Date; total: number | null }>(

@@ -50,16 +50,7 @@ export function evaluateThreshold(policy: ThresholdPolicy, input: EvaluateThresh
   const valueState: State | null = value === null ? policy.nullState : null;
 
   if (selection.kind !== "period") {
-    const state = valueState ?? "OK";
-    return noThreshold(
-      state,
-      local,
-      null,
-      null,
-      selection.kind === "holiday" ? "holiday" : "noPeriod",
-      null,
-      explain(state, value, null, null, null),
-    );
+    return noThreshold(valueState ?? "OK", value, local, selection.kind === "holiday" ? "holiday" : "noPeriod", null);
   }
 
   const { period, index, rule } = selection;
@@ -69,9 +60,8 @@ export function evaluateThreshold(policy: ThresholdPolicy, input: EvaluateThresh
   const error = span.from.error ?? span.to.error;
 
   if (threshold === null) {
-    const state = valueState ?? "OK";
     const reason = error === null ? "nullHour" : "expressionError";
-    return noThreshold(state, local, index, rule, reason, error, explain(state, value, null, null, null), period.calcMethod);
+    return noThreshold(valueState ?? "OK", value, local, reason, { periodIndex: index, rule, calcMethod: period.calcMethod, error });
   }
 
   const b = boundaries(period.calcMethod, threshold, span.warning, span.critical);
@@ -95,15 +85,13 @@ export function evaluateThreshold(policy: ThresholdPolicy, input: EvaluateThresh
   };
 }
 
+/** A result without a threshold; `period` when one was selected (its table gave no value). */
 function noThreshold(
   state: State,
+  value: number | null,
   local: LocalTime,
-  periodIndex: number | null,
-  rule: PeriodRule | null,
   reason: NoThresholdReason,
-  error: ExprError | null,
-  explanation: string,
-  calcMethod: CalcMethod | null = null,
+  period: { periodIndex: number; rule: PeriodRule; calcMethod: CalcMethod; error: ExprError | null } | null,
 ): ThresholdResult {
   return {
     state,
@@ -112,13 +100,13 @@ function noThreshold(
     critical: null,
     warningLow: null,
     criticalLow: null,
-    periodIndex,
-    rule,
-    calcMethod,
+    periodIndex: period?.periodIndex ?? null,
+    rule: period?.rule ?? null,
+    calcMethod: period?.calcMethod ?? null,
     noThreshold: reason,
-    error,
+    error: period?.error ?? null,
     hour: local.hour,
     minute: local.minute,
-    explanation,
+    explanation: explain(state, value, null, null, null),
   };
 }
