@@ -4,7 +4,6 @@ import { EVALUATION_PHASES, type Evaluator } from "../../apps/worker/src/evaluat
 export function phaseMeter(evaluator: Evaluator) {
   const start = { ...evaluator.phaseMs };
   return {
-    sinceStart: (phase: (typeof EVALUATION_PHASES)[number]) => evaluator.phaseMs[phase] - start[phase],
     perCycle: (cycles: number) =>
       Object.fromEntries(EVALUATION_PHASES.map((p) => [p, Math.round(((evaluator.phaseMs[p] - start[p]) / cycles) * 100) / 100])),
   };

@@ -149,8 +149,6 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
     msPerCycleByPhase: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v / cycles)])),
     // The N calculated items carry the threshold; the N random checks are stored and queued too.
     thresholdEvaluationsPerSecond: Math.round((n * cycles) / (phases.evaluateMs / 1000)),
-    // The same without the alert state machine's share (what the threshold pipeline itself does).
-    thresholdEvaluationsPerSecondBeforeAlerting: Math.round((n * cycles) / ((phases.evaluateMs - meter.sinceStart("alerts")) / 1000)),
     evaluationMsPerCycleByPhase: meter.perCycle(cycles),
     pointsThroughEvaluationPerSecond: Math.round(evaluated / (phases.evaluateMs / 1000)),
     cpuPercentOfOneCoreAtThirtySecondInterval: Math.round((cpu / cycles / INTERVAL_MS) * 1000) / 10,

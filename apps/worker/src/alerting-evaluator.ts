@@ -1,4 +1,4 @@
-import { applyEvaluations, type Database } from "@tidemark/db";
+import { type Database, planAlerts } from "@tidemark/db";
 import { Evaluator } from "./evaluator.ts";
 import type { OrganizationCache } from "./organization-cache.ts";
 import type { SeriesWindow } from "./series-window.ts";
@@ -13,24 +13,21 @@ export function alertingEvaluator(db: Database, organizations: OrganizationCache
     organizations,
     window,
     {
-      afterEvaluate: async (client, organizationId, records, config) => {
-        await applyEvaluations(
-          client,
-          organizationId,
-          records.map((r) => ({
-            seriesId: r.seriesId,
-            key: config.bySeriesId.get(r.seriesId)?.seriesKey ?? String(r.seriesId),
-            ts: new Date(r.ts),
-            state: r.state,
-            hardState: r.hardState,
-            hard: r.state === r.hardState,
-            value: r.value,
-            threshold: r.threshold,
-            warning: r.warning,
-            critical: r.critical,
-            explanation: r.explanation,
-          })),
-        );
+      beforeWrite: async ({ client, organizationId, records, config, statement, alerts }) => {
+        const outcomes = records.map((r) => ({
+          seriesId: r.seriesId,
+          key: config.bySeriesId.get(r.seriesId)?.seriesKey ?? String(r.seriesId),
+          ts: new Date(r.ts),
+          state: r.state,
+          hardState: r.hardState,
+          hard: r.state === r.hardState,
+          value: r.value,
+          threshold: r.threshold,
+          warning: r.warning,
+          critical: r.critical,
+          explanation: r.explanation,
+        }));
+        return (await planAlerts(client, organizationId, outcomes, alerts, statement)).memory;
       },
     },
     maxQueueRows,

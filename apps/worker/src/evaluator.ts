@@ -1,13 +1,14 @@
 import {
-  beginEvaluation,
-  claimEvaluationWork,
+  addEvaluationWrites,
+  beginEvaluationClaimingWork,
   type Database,
   deferEvaluationWork,
   type EvaluationRecord,
   type ItemStateRow,
   loadItemStates,
   type QueuedPoint,
-  writeEvaluations,
+  type SeriesAlertMemory,
+  WriteStatement,
 } from "@tidemark/db";
 import { evaluateThreshold, INITIAL_HARD_STATE, nextHardState } from "@tidemark/thresholds";
 import type pg from "pg";
@@ -15,24 +16,40 @@ import type { OrganizationCache, OrganizationConfig } from "./organization-cache
 import type { SeriesWindow } from "./series-window.ts";
 import { refreshWindow } from "./window-loader.ts";
 
+/** A batch evaluated and not yet written, as the hooks see it. */
+export interface EvaluatedBatch {
+  /** In the batch's transaction, for reads. */
+  client: pg.ClientBase;
+  organizationId: string;
+  records: EvaluationRecord[];
+  config: OrganizationConfig;
+  /** The batch's one write statement: a hook adds its writes here. */
+  statement: WriteStatement;
+  /** The alert memory of the organisation's series from earlier batches, while it is current. */
+  alerts: ReadonlyMap<number, SeriesAlertMemory>;
+}
+
 export interface EvaluationHooks {
-  /** Called inside the evaluation's transaction with what was evaluated (alerts are raised here). */
-  afterEvaluate?: (client: pg.ClientBase, organizationId: string, records: EvaluationRecord[], config: OrganizationConfig) => Promise<void>;
+  /** Called before the batch's writes are sent (alerts are raised here); returns the alert memory to keep once it commits. */
+  beforeWrite?: (batch: EvaluatedBatch) => Promise<Map<number, SeriesAlertMemory> | undefined>;
 }
 
 export interface BatchResult {
   points: number;
   organizationId: string | null;
+  /** Whether more due work was queued when this batch was claimed. */
+  moreQueued: boolean;
 }
 
 /** Where a batch's time goes: database round trips versus evaluation in memory. */
-export const EVALUATION_PHASES = ["claim", "load", "evaluate", "write", "alerts", "commit"] as const;
+export const EVALUATION_PHASES = ["claim", "load", "evaluate", "alerts", "write", "commit"] as const;
 export type EvaluationPhase = (typeof EVALUATION_PHASES)[number];
 
 /** The committed state machines of an organisation this worker evaluated last. */
 interface RememberedStates {
   config: OrganizationConfig;
   bySeriesId: Map<number, ItemStateRow>;
+  alerts: Map<number, SeriesAlertMemory>;
 }
 
 /**
@@ -42,15 +59,16 @@ interface RememberedStates {
  * worker killed mid-way leaves its claim for another.
  *
  * While it stays an organisation's last evaluator (the claim tells), its window and state
- * machines are current in memory, and a batch costs four round trips: begin with the lock,
- * claim, write everything, commit.
+ * machines (thresholds and alerts) are current in memory, and a batch costs three round trips
+ * after the look at the queue: begin with the lock and claim, write everything in one
+ * statement, commit.
  */
 export class Evaluator {
   /** Identifies this evaluator's memory in evaluation_cursors. */
   private readonly id = `${process.pid}-${crypto.randomUUID()}`;
   private readonly remembered = new Map<string, RememberedStates>();
   /** Milliseconds spent per phase since start, over committed and failed batches alike. */
-  readonly phaseMs: Record<EvaluationPhase, number> = { claim: 0, load: 0, evaluate: 0, write: 0, alerts: 0, commit: 0 };
+  readonly phaseMs: Record<EvaluationPhase, number> = { claim: 0, load: 0, evaluate: 0, alerts: 0, write: 0, commit: 0 };
   private mark = 0;
 
   private lap(phase: EvaluationPhase): void {
@@ -74,32 +92,35 @@ export class Evaluator {
       `SELECT organization_id FROM evaluation_queue WHERE claimed_until IS NULL OR claimed_until < now() ORDER BY id LIMIT 1`,
     );
     const organizationId = next.rows[0]?.organization_id;
-    if (!organizationId) return { points: 0, organizationId: null };
+    if (!organizationId) return { points: 0, organizationId: null, moreQueued: false };
     const config = await this.organizations.get(organizationId);
 
     const client = await this.db.pool.connect();
     let claimedIds: number[] = [];
     try {
       this.mark = performance.now();
-      await beginEvaluation(client, organizationId);
-      const work = await claimEvaluationWork(client, organizationId, this.id, this.maxQueueRows);
+      const work = await beginEvaluationClaimingWork(client, organizationId, this.id, this.maxQueueRows);
       this.lap("claim");
       if (!work) {
         await client.query("ROLLBACK");
-        return { points: 0, organizationId: null };
+        // Another worker holds it: look again later rather than spin on its locked rows.
+        return { points: 0, organizationId: null, moreQueued: false };
       }
       claimedIds = work.ids;
-      const known = this.statesFor(organizationId, config, work.evaluatedLastByThisWorker);
-      const { records, states } = await this.evaluate(client, config, work.points, known, work.evaluatedLastByThisWorker);
+      const known = this.rememberedFor(organizationId, config, work.evaluatedLastByThisWorker);
+      const { records, states } = await this.evaluate(client, config, work.points, known.bySeriesId, work.evaluatedLastByThisWorker);
       this.lap("evaluate");
-      await writeEvaluations(client, records, { organizationId, workerId: this.id, queueIds: work.ids });
-      this.lap("write");
-      await this.hooks.afterEvaluate?.(client, organizationId, records, config);
+      const statement = new WriteStatement();
+      addEvaluationWrites(statement, records, { organizationId, workerId: this.id, queueIds: work.ids });
+      const alerts = await this.hooks.beforeWrite?.({ client, organizationId, records, config, statement, alerts: known.alerts });
       this.lap("alerts");
+      await statement.run(client);
+      this.lap("write");
       await client.query("COMMIT");
       this.lap("commit");
-      for (const [seriesId, state] of states) known.set(seriesId, state);
-      return { points: work.points.length, organizationId };
+      for (const [seriesId, state] of states) known.bySeriesId.set(seriesId, state);
+      for (const [seriesId, memory] of alerts ?? []) known.alerts.set(seriesId, memory);
+      return { points: work.points.length, organizationId, moreQueued: work.moreQueued };
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
       // A COMMIT that failed in transit may still have happened: what is remembered can no longer
@@ -112,20 +133,21 @@ export class Evaluator {
     }
   }
 
-  /** The remembered states when they are current, else an empty memory to fill from item_states. */
-  private statesFor(organizationId: string, config: OrganizationConfig, current: boolean): Map<number, ItemStateRow> {
+  /** The remembered states when they are current, else an empty memory to fill from the database. */
+  private rememberedFor(organizationId: string, config: OrganizationConfig, current: boolean): RememberedStates {
     const seen = this.remembered.get(organizationId);
     if (current && seen) {
       if (seen.config !== config) {
-        // Items removed from the configuration are forgotten.
+        // Items removed from the configuration are forgotten; alert settings may have been edited.
         for (const seriesId of seen.bySeriesId.keys()) if (!config.bySeriesId.has(seriesId)) seen.bySeriesId.delete(seriesId);
+        seen.alerts.clear();
         seen.config = config;
       }
-      return seen.bySeriesId;
+      return seen;
     }
-    const fresh: RememberedStates = { config, bySeriesId: new Map() };
+    const fresh: RememberedStates = { config, bySeriesId: new Map(), alerts: new Map() };
     this.remembered.set(organizationId, fresh);
-    return fresh.bySeriesId;
+    return fresh;
   }
 
   /**
@@ -206,9 +228,9 @@ export class Evaluator {
 export async function drainQueue(evaluator: Evaluator, maxBatches = Number.POSITIVE_INFINITY): Promise<number> {
   let total = 0;
   for (let i = 0; i < maxBatches; i++) {
-    const { points, organizationId } = await evaluator.runBatch();
-    if (!organizationId) break;
+    const { points, moreQueued } = await evaluator.runBatch();
     total += points;
+    if (!moreQueued) break;
   }
   return total;
 }

@@ -55,13 +55,13 @@ async function evaluationLoop(): Promise<void> {
   while (!stopping) {
     const timer = metrics.batchSeconds.startTimer();
     try {
-      const { points, organizationId } = await evaluator.runBatch();
+      const { points, organizationId, moreQueued } = await evaluator.runBatch();
       if (organizationId) {
         timer();
         metrics.pointsEvaluated.inc(points);
         metrics.batches.inc();
-        continue;
       }
+      if (moreQueued) continue;
     } catch (error) {
       metrics.errors.inc({ component: "evaluation" });
       log.error({ err: error }, "evaluation batch failed; its points are retried with backoff");

@@ -38,7 +38,7 @@ export function createWorkerMetrics() {
     }),
     phaseSeconds: new Counter({
       name: "tidemark_worker_evaluation_phase_seconds_total",
-      help: "Time spent per evaluation phase: claim, load (window catch-up, states), evaluate, write, alerts, commit",
+      help: "Time spent per evaluation phase: claim, load (window catch-up, states), evaluate, alerts, write, commit",
       labelNames: ["phase"],
       registers: [registry],
     }),

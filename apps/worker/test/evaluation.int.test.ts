@@ -43,8 +43,9 @@ async function changes(organizationId: string) {
 
 function newEvaluator(collected?: EvaluationRecord[]) {
   return new Evaluator(db, new OrganizationCache(db, 0), new SeriesWindow(), {
-    afterEvaluate: async (_client, _org, records) => {
+    beforeWrite: async ({ records }) => {
       collected?.push(...records);
+      return undefined;
     },
   });
 }
@@ -178,12 +179,13 @@ describe("several workers side by side", () => {
     const seen: EvaluationRecord[] = [];
     let failNext = true;
     const evaluator = new Evaluator(db, new OrganizationCache(db, 0), new SeriesWindow(), {
-      afterEvaluate: async (_client, _org, records) => {
+      beforeWrite: async ({ records }) => {
         if (failNext) {
           failNext = false;
           throw new Error("alert write failed");
         }
         seen.push(...records);
+        return undefined;
       },
     });
     await ingestBatch(db, {
@@ -221,7 +223,7 @@ describe("several workers side by side", () => {
           db,
           new OrganizationCache(db, 0),
           new SeriesWindow(),
-          { afterEvaluate: async (_c, _o, r) => void seen.push(...r) },
+          { beforeWrite: async ({ records }) => void seen.push(...records) },
           3,
         ),
     );

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { applyEvaluations, type Database, ensureSeries, findSession, type Role } from "@tidemark/db";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { miniBischeck } from "../../bischeck/test/fixtures.ts";
+import { constantPolicy } from "../../db/test/helpers.ts";
 import { appRouter, createCaller } from "../src/index.ts";
 
 /**
@@ -36,24 +37,7 @@ export interface Tenant {
   policy: ThresholdPolicy;
 }
 
-export function constantPolicy(value: number): ThresholdPolicy {
-  return {
-    periods: [
-      {
-        months: [],
-        weeks: [],
-        calcMethod: "<",
-        warning: 10,
-        critical: 30,
-        hours: { entries: Array.from({ length: 24 }, () => ({ kind: "constant", value }) as const), levels: Array(24).fill(null) },
-      },
-    ],
-    holidays: [],
-    nullState: "UNKNOWN",
-    maxSoft: 3,
-    timeZone: "UTC",
-  };
-}
+export { constantPolicy };
 
 export const itemFields = (name: string) => ({
   name,

@@ -16,16 +16,29 @@ import type { State } from "@tidemark/thresholds";
 import type pg from "pg";
 import type { Database } from "./database.ts";
 import { beginUnderEvaluationLock } from "./evaluation.ts";
+import { WriteStatement } from "./write-statement.ts";
 
 /**
- * From evaluated results to alerts and queued notifications, in a fixed number of statements
- * whatever the batch size: one read of every touched series' settings, track and open alert, one
- * of the silences and webhooks, then one statement per table written. Two workers never decide on
- * the same series at once: every caller holds the organisation's evaluation lock.
+ * From evaluated results to alerts and queued notifications. What the state machine needs per
+ * series (its track and the open alert) is read once for the series not already known — a
+ * worker remembers it between batches — and silences, webhooks and acknowledgements only when a
+ * notification is due; everything written goes into the caller's one write statement. Two
+ * deciders never work on the same series at once: every caller holds the organisation's
+ * evaluation lock.
  */
 
 const STATE_LETTER: Record<State, string> = { OK: "O", WARNING: "W", CRITICAL: "C", UNKNOWN: "U" };
 const LETTER_STATE: Record<string, State> = { O: "OK", W: "WARNING", C: "CRITICAL", U: "UNKNOWN" };
+
+/** What deciding a series' alerts needs from before the batch. */
+export interface SeriesAlertMemory {
+  key: string;
+  settings: AlertSettings;
+  /** The state machine's memory, `open` included. */
+  track: AlertTrack;
+  /** The row of the open alert (`track.open`), when there is one. */
+  openAlert: { id: string; notifiedAt: Date | null } | null;
+}
 
 interface SeriesRow {
   id: number;
@@ -41,7 +54,6 @@ interface SeriesRow {
   peak_severity: State | null;
   opened_at: Date | null;
   alert_flapping: boolean | null;
-  acknowledged_at: Date | null;
   notified_at: Date | null;
 }
 
@@ -56,7 +68,6 @@ interface AlertRow {
   openedAt: Date;
   closedAt: Date | null;
   flapping: boolean;
-  acknowledged: boolean;
   notifiedAt: Date | null;
   opening: EvaluationOutcome | null;
 }
@@ -76,6 +87,12 @@ interface DeliveryRow {
   payload: unknown;
 }
 
+interface TrackRow {
+  seriesId: number;
+  track: AlertTrack;
+  flapPercent: number;
+}
+
 export interface ApplyEvaluationsOptions {
   /** The dashboard's public URL, for the webhook payload's links. */
   externalUrl?: string;
@@ -88,48 +105,75 @@ export interface ApplyEvaluationsSummary {
   deliveries: number;
 }
 
-function trackFrom(row: SeriesRow): AlertTrack {
+export interface AlertPlan {
+  summary: ApplyEvaluationsSummary;
+  /** The memory of every series the batch touched, as it stands once the statement commits. */
+  memory: Map<number, SeriesAlertMemory>;
+}
+
+function memoryFrom(row: SeriesRow): SeriesAlertMemory {
   const open =
     row.alert_id && row.severity && row.peak_severity && row.opened_at
       ? { severity: row.severity, peakSeverity: row.peak_severity, openedAt: row.opened_at, flapping: row.alert_flapping ?? false }
       : null;
-  if (row.recent_states === null || row.last_ts === null) return { ...EMPTY_TRACK, open };
+  const track: AlertTrack =
+    row.recent_states === null || row.last_ts === null
+      ? { ...EMPTY_TRACK, open }
+      : {
+          recentStates: [...row.recent_states].map((c) => LETTER_STATE[c] ?? "UNKNOWN"),
+          flapping: row.flapping ?? false,
+          recoveringSince: row.recovering_since,
+          lastTs: row.last_ts,
+          open,
+        };
   return {
-    recentStates: [...row.recent_states].map((c) => LETTER_STATE[c] ?? "UNKNOWN"),
-    flapping: row.flapping ?? false,
-    recoveringSince: row.recovering_since,
-    lastTs: row.last_ts,
-    open,
+    key: row.key,
+    settings: {
+      ...DEFAULT_ALERT_SETTINGS,
+      recoveryMarginPercent: row.recovery_margin ?? 0,
+      minimumDurationMs: (row.min_duration_seconds ?? 0) * 1000,
+    },
+    track,
+    openAlert: open && row.alert_id ? { id: row.alert_id, notifiedAt: row.notified_at } : null,
   };
 }
 
-function settingsFrom(row: SeriesRow): AlertSettings {
-  return {
-    ...DEFAULT_ALERT_SETTINGS,
-    recoveryMarginPercent: row.recovery_margin ?? 0,
-    minimumDurationMs: (row.min_duration_seconds ?? 0) * 1000,
-  };
-}
-
-async function loadSeries(client: pg.ClientBase, organizationId: string, seriesIds: number[]): Promise<SeriesRow[]> {
+/** The alert memory of the organisation's series among `seriesIds` (others are left out). */
+export async function loadAlertMemory(
+  client: pg.ClientBase,
+  organizationId: string,
+  seriesIds: number[],
+): Promise<Map<number, SeriesAlertMemory>> {
   const { rows } = await client.query<SeriesRow>(
-    `SELECT s.id, s.key, i.alert_recovery_margin AS recovery_margin, i.alert_min_duration_seconds AS min_duration_seconds,
+    `SELECT s.id::float8 AS id, s.key, i.alert_recovery_margin AS recovery_margin, i.alert_min_duration_seconds AS min_duration_seconds,
             t.recent_states, t.flapping, t.recovering_since, t.last_ts,
-            a.id AS alert_id, a.severity, a.peak_severity, a.opened_at, a.flapping AS alert_flapping, a.acknowledged_at, a.notified_at
+            a.id AS alert_id, a.severity, a.peak_severity, a.opened_at, a.flapping AS alert_flapping, a.notified_at
      FROM series s
      LEFT JOIN service_items i ON i.organization_id = s.organization_id AND i.series_key = s.key
      LEFT JOIN alert_tracks t ON t.series_id = s.id
      LEFT JOIN alerts a ON a.series_id = s.id AND a.closed_at IS NULL
-     WHERE s.organization_id = $1 AND s.id = ANY($2::bigint[])
-     ORDER BY s.id`,
+     WHERE s.organization_id = $1 AND s.id = ANY($2::bigint[])`,
     [organizationId, seriesIds],
   );
-  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+  return new Map(rows.map((r) => [r.id, memoryFrom(r)]));
 }
 
-async function loadNotificationTargets(client: pg.ClientBase, organizationId: string, from: Date, to: Date) {
+interface NotificationContext {
+  silences: (SilenceWindow & { id: string })[];
+  webhooks: { id: string; name: string }[];
+  acknowledged: Set<string>;
+}
+
+/** Silences in force over the batch, enabled webhooks, and which of `alertIds` are acknowledged. */
+async function loadNotificationContext(
+  client: pg.ClientBase,
+  organizationId: string,
+  from: Date,
+  to: Date,
+  alertIds: string[],
+): Promise<NotificationContext> {
   const { rows } = await client.query<{
-    kind: "silence" | "webhook";
+    kind: "silence" | "webhook" | "acknowledged";
     id: string;
     name: string | null;
     matchers: unknown;
@@ -139,33 +183,32 @@ async function loadNotificationTargets(client: pg.ClientBase, organizationId: st
     `SELECT 'silence' AS kind, id, NULL AS name, matchers, starts_at, ends_at FROM silences
        WHERE organization_id = $1 AND ends_at > $2 AND starts_at <= $3
      UNION ALL
-     SELECT 'webhook', id, name, NULL, NULL, NULL FROM webhooks WHERE organization_id = $1 AND enabled`,
-    [organizationId, from, to],
+     SELECT 'webhook', id, name, NULL, NULL, NULL FROM webhooks WHERE organization_id = $1 AND enabled
+     UNION ALL
+     SELECT 'acknowledged', id, NULL, NULL, NULL, NULL FROM alerts
+       WHERE organization_id = $1 AND id = ANY($4::uuid[]) AND acknowledged_at IS NOT NULL`,
+    [organizationId, from, to, alertIds],
   );
-  const silences: (SilenceWindow & { id: string })[] = [];
-  const webhooks: { id: string; name: string }[] = [];
+  const context: NotificationContext = { silences: [], webhooks: [], acknowledged: new Set() };
   for (const r of rows) {
-    if (r.kind === "webhook") webhooks.push({ id: r.id, name: r.name ?? "" });
+    if (r.kind === "webhook") context.webhooks.push({ id: r.id, name: r.name ?? "" });
+    else if (r.kind === "acknowledged") context.acknowledged.add(r.id);
     else {
       const matchers = silenceMatchersSchema.safeParse(r.matchers);
       if (matchers.success && r.starts_at && r.ends_at)
-        silences.push({ id: r.id, matchers: matchers.data, startsAt: r.starts_at, endsAt: r.ends_at });
+        context.silences.push({ id: r.id, matchers: matchers.data, startsAt: r.starts_at, endsAt: r.ends_at });
     }
   }
-  return { silences, webhooks };
+  return context;
 }
 
 /**
- * The worker's hand-over after writing item_states and state_changes: runs the results through
- * the alert state machine, writes alerts, their events and the state machine's memory, and queues
- * a delivery per enabled webhook for each notification that is neither silenced, acknowledged nor
- * held for flapping. Results of series outside the organisation are ignored.
- *
- * Given the Database it runs in a transaction of its own; given a client it runs inside the
- * caller's transaction (the worker's evaluation transaction: on the embedded server an open
- * transaction blocks every other connection, so a second connection there would wait forever).
- * Either way under the organisation's evaluation lock (beginUnderEvaluationLock), which serialises every
- * writer of the alert state machines: no row locks needed.
+ * Standalone: runs results through the alert state machine in a transaction of its own (given
+ * the Database) or inside the caller's (given a client: on the embedded server an open
+ * transaction blocks every other connection, so a second connection there would wait forever),
+ * either way under the organisation's evaluation lock. Results of series outside the
+ * organisation are ignored. A worker's remembered alert memory of the organisation is
+ * invalidated: it no longer matches what is written here.
  */
 export async function applyEvaluations(
   target: Database | pg.ClientBase,
@@ -174,12 +217,19 @@ export async function applyEvaluations(
   options: ApplyEvaluationsOptions = {},
 ): Promise<ApplyEvaluationsSummary> {
   if (outcomes.length === 0) return { opened: 0, closed: 0, events: 0, deliveries: 0 };
-  if (!("pool" in target)) return applyWithin(target, organizationId, outcomes, options);
+  const apply = async (client: pg.ClientBase) => {
+    const statement = new WriteStatement();
+    const plan = await planAlerts(client, organizationId, outcomes, new Map(), statement, options);
+    statement.with("forget", `DELETE FROM evaluation_cursors WHERE organization_id = ${statement.param(organizationId, "uuid")}`);
+    await statement.run(client);
+    return plan.summary;
+  };
+  if (!("pool" in target)) return apply(target);
   const client = await target.pool.connect();
   try {
     // Durable commit: unlike the worker's evaluation, nothing would replay these results.
     await beginUnderEvaluationLock(client, organizationId);
-    const summary = await applyWithin(client, organizationId, outcomes, options);
+    const summary = await apply(client);
     await client.query("COMMIT");
     return summary;
   } catch (error) {
@@ -190,74 +240,100 @@ export async function applyEvaluations(
   }
 }
 
-async function applyWithin(
+/**
+ * Runs the results through the alert state machine and adds the alerts, their events, the
+ * machines' memory and the queued deliveries (one per enabled webhook for each notification that
+ * is neither silenced, acknowledged nor held for flapping) to `statement`. `remembered` is what
+ * the caller knows of series from earlier batches; the rest is read here. The caller runs the
+ * statement inside its transaction and keeps the returned memory once that commits.
+ */
+export async function planAlerts(
   client: pg.ClientBase,
   organizationId: string,
   outcomes: EvaluationOutcome[],
-  options: ApplyEvaluationsOptions,
-): Promise<ApplyEvaluationsSummary> {
+  remembered: ReadonlyMap<number, SeriesAlertMemory>,
+  statement: WriteStatement,
+  options: ApplyEvaluationsOptions = {},
+): Promise<AlertPlan> {
   const summary: ApplyEvaluationsSummary = { opened: 0, closed: 0, events: 0, deliveries: 0 };
   const externalUrl = options.externalUrl ?? process.env.TIDEMARK_PUBLIC_URL ?? "http://localhost:3000";
   const bySeries = new Map<number, EvaluationOutcome[]>();
-  let minTs = Number.POSITIVE_INFINITY;
-  let maxTs = Number.NEGATIVE_INFINITY;
+  const unknown: number[] = [];
   for (const o of outcomes) {
     const list = bySeries.get(o.seriesId);
     if (list) list.push(o);
-    else bySeries.set(o.seriesId, [o]);
-    minTs = Math.min(minTs, o.ts.getTime());
-    maxTs = Math.max(maxTs, o.ts.getTime());
+    else {
+      bySeries.set(o.seriesId, [o]);
+      if (!remembered.has(o.seriesId)) unknown.push(o.seriesId);
+    }
   }
+  const loaded = unknown.length > 0 ? await loadAlertMemory(client, organizationId, unknown) : new Map<number, SeriesAlertMemory>();
 
-  const series = await loadSeries(client, organizationId, [...bySeries.keys()]);
-  const { silences, webhooks } = await loadNotificationTargets(client, organizationId, new Date(minTs), new Date(maxTs));
+  const machines: { seriesId: number; before: SeriesAlertMemory; track: AlertTrack; steps: AlertStep[] }[] = [];
+  const dueOnExisting: string[] = [];
+  let notifying = false;
+  let minTs = Number.POSITIVE_INFINITY;
+  let maxTs = Number.NEGATIVE_INFINITY;
+  for (const [seriesId, list] of bySeries) {
+    const before = remembered.get(seriesId) ?? loaded.get(seriesId);
+    if (!before) continue;
+    const { track, steps } = runAlertMachine(before.track, list, before.settings);
+    if (steps.length === 0) continue;
+    machines.push({ seriesId, before, track, steps });
+    for (const step of steps) {
+      if (!step.notify) continue;
+      notifying = true;
+      minTs = Math.min(minTs, step.outcome.ts.getTime());
+      maxTs = Math.max(maxTs, step.outcome.ts.getTime());
+      if (before.openAlert) dueOnExisting.push(before.openAlert.id);
+    }
+  }
+  const context = notifying
+    ? await loadNotificationContext(client, organizationId, new Date(minTs), new Date(maxTs), [...new Set(dueOnExisting)])
+    : { silences: [], webhooks: [], acknowledged: new Set<string>() };
 
-  const tracks: { seriesId: number; track: AlertTrack; flapPercent: number }[] = [];
+  const tracks: TrackRow[] = [];
   const alerts = new Map<string, AlertRow>();
   const events: EventRow[] = [];
   const deliveries: DeliveryRow[] = [];
+  const memory = new Map<number, SeriesAlertMemory>();
 
-  for (const row of series) {
-    const result = runAlertMachine(trackFrom(row), bySeries.get(row.id) ?? [], settingsFrom(row));
-    if (result.steps.length === 0) continue;
-    const last = result.steps[result.steps.length - 1] as AlertStep;
-    tracks.push({ seriesId: row.id, track: result.track, flapPercent: last.flapPercent });
-
-    let current: AlertRow | null = row.alert_id
-      ? {
-          id: row.alert_id,
-          isNew: false,
-          seriesId: row.id,
-          key: row.key,
-          severity: row.severity as State,
-          peakSeverity: row.peak_severity as State,
-          openedAt: row.opened_at as Date,
-          closedAt: null,
-          flapping: row.alert_flapping ?? false,
-          acknowledged: row.acknowledged_at !== null,
-          notifiedAt: row.notified_at,
-          opening: null,
-        }
-      : null;
-    for (const step of result.steps) {
+  for (const { seriesId, before, track, steps } of machines) {
+    const key = before.key;
+    tracks.push({ seriesId, track, flapPercent: (steps[steps.length - 1] as AlertStep).flapPercent });
+    let current: AlertRow | null =
+      before.openAlert && before.track.open
+        ? {
+            id: before.openAlert.id,
+            isNew: false,
+            seriesId,
+            key,
+            severity: before.track.open.severity,
+            peakSeverity: before.track.open.peakSeverity,
+            openedAt: before.track.open.openedAt,
+            closedAt: null,
+            flapping: before.track.open.flapping,
+            notifiedAt: before.openAlert.notifiedAt,
+            opening: null,
+          }
+        : null;
+    for (const step of steps) {
       const { outcome } = step;
       for (const t of step.transitions) {
         if (t.kind === "opened") {
           current = {
             id: randomUUID(),
             isNew: true,
-            seriesId: row.id,
-            key: row.key,
+            seriesId,
+            key,
             severity: t.severity,
             peakSeverity: t.severity,
             openedAt: t.at,
             closedAt: null,
             flapping: false,
-            acknowledged: false,
             notifiedAt: null,
             opening: outcome,
           };
-          alerts.set(current.id, current);
           summary.opened++;
         }
         if (!current) continue;
@@ -276,6 +352,7 @@ async function applyWithin(
       }
       if (!current || !step.alert) continue;
       const alert: AlertRow = current;
+      alerts.set(alert.id, alert);
       alert.severity = step.alert.severity;
       alert.peakSeverity = step.alert.peakSeverity;
       alert.flapping = step.alert.flapping;
@@ -291,13 +368,13 @@ async function applyWithin(
           outcome,
           detail: `notification held: ${reason}`,
         });
-      const silence = due ? silences.find((s) => silenceCovers(s, row.key, outcome.ts)) : undefined;
+      const silence = due ? context.silences.find((s) => silenceCovers(s, key, outcome.ts)) : undefined;
       if (step.heldForFlapping) hold("the series is flapping");
-      else if (due && alert.acknowledged) hold("acknowledged");
+      else if (due && context.acknowledged.has(alert.id)) hold("acknowledged");
       else if (due && silence) hold(`silenced by ${silence.id}`);
       // A resolution is only news to receivers that were told the alert fired.
       else if (due && (due === "firing" || alert.notifiedAt !== null)) {
-        for (const w of webhooks) {
+        for (const w of context.webhooks) {
           deliveries.push({
             webhookId: w.id,
             alertId: alert.id,
@@ -306,7 +383,7 @@ async function applyWithin(
               externalUrl,
               alert: {
                 id: alert.id,
-                key: row.key,
+                key,
                 status: due,
                 severity: alert.severity,
                 openedAt: alert.openedAt,
@@ -321,117 +398,134 @@ async function applyWithin(
             }),
           });
         }
-        if (due === "firing" && webhooks.length > 0) alert.notifiedAt ??= outcome.ts;
+        if (due === "firing" && context.webhooks.length > 0) alert.notifiedAt ??= outcome.ts;
       }
-      if (current.closedAt) {
+      if (alert.closedAt) {
         summary.closed++;
         current = null;
       }
     }
+    memory.set(seriesId, {
+      key,
+      settings: before.settings,
+      track,
+      openAlert: current ? { id: current.id, notifiedAt: current.notifiedAt } : null,
+    });
   }
 
-  await writeTracks(client, tracks);
-  await writeAlerts(client, organizationId, [...alerts.values()]);
-  await writeEvents(client, events);
-  await writeDeliveries(client, deliveries);
+  addTrackWrites(statement, tracks);
+  addAlertWrites(statement, organizationId, [...alerts.values()]);
+  addEventWrites(statement, events);
+  addDeliveryWrites(statement, deliveries);
   summary.events = events.length;
   summary.deliveries = deliveries.length;
-  return summary;
+  return { summary, memory };
 }
 
-async function writeTracks(client: pg.ClientBase, tracks: { seriesId: number; track: AlertTrack; flapPercent: number }[]) {
+function iso(d: Date | null): string | null {
+  return d?.toISOString() ?? null;
+}
+
+function addTrackWrites(statement: WriteStatement, tracks: TrackRow[]) {
   if (tracks.length === 0) return;
-  await client.query(
+  const rows = statement.unnest([
+    [tracks.map((t) => t.seriesId), "bigint[]"],
+    [tracks.map((t) => t.track.recentStates.map((s) => STATE_LETTER[s]).join("")), "text[]"],
+    [tracks.map((t) => t.track.flapping), "bool[]"],
+    [tracks.map((t) => t.flapPercent), "float8[]"],
+    [tracks.map((t) => iso(t.track.recoveringSince)), "timestamptz[]"],
+    [tracks.map((t) => iso(t.track.lastTs)), "timestamptz[]"],
+  ]);
+  statement.with(
+    "alert_tracks_written",
     `INSERT INTO alert_tracks (series_id, recent_states, flapping, flap_percent, recovering_since, last_ts)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::bool[], $4::float8[], $5::timestamptz[], $6::timestamptz[])
+     SELECT * FROM ${rows}
      ON CONFLICT (series_id) DO UPDATE SET recent_states = excluded.recent_states, flapping = excluded.flapping,
        flap_percent = excluded.flap_percent, recovering_since = excluded.recovering_since, last_ts = excluded.last_ts`,
-    [
-      tracks.map((t) => t.seriesId),
-      tracks.map((t) => t.track.recentStates.map((s) => STATE_LETTER[s]).join("")),
-      tracks.map((t) => t.track.flapping),
-      tracks.map((t) => t.flapPercent),
-      tracks.map((t) => t.track.recoveringSince?.toISOString() ?? null),
-      tracks.map((t) => t.track.lastTs?.toISOString() ?? null),
-    ],
   );
 }
 
-async function writeAlerts(client: pg.ClientBase, organizationId: string, alerts: AlertRow[]) {
+function addAlertWrites(statement: WriteStatement, organizationId: string, alerts: AlertRow[]) {
   const created = alerts.filter((a) => a.isNew);
   const updated = alerts.filter((a) => !a.isNew);
-  const iso = (d: Date | null) => d?.toISOString() ?? null;
-  // Existing alerts first: one closed here frees its series for an alert opened in the same batch.
   if (updated.length > 0) {
-    await client.query(
+    const rows = statement.unnest([
+      [updated.map((a) => a.id), "uuid[]"],
+      [updated.map((a) => a.severity), "check_state[]"],
+      [updated.map((a) => a.peakSeverity), "check_state[]"],
+      [updated.map((a) => iso(a.closedAt)), "timestamptz[]"],
+      [updated.map((a) => a.flapping), "bool[]"],
+      [updated.map((a) => iso(a.notifiedAt)), "timestamptz[]"],
+    ]);
+    statement.with(
+      "alerts_updated",
       `UPDATE alerts a SET severity = u.severity, peak_severity = u.peak_severity, closed_at = u.closed_at,
                            flapping = u.flapping, notified_at = u.notified_at
-       FROM unnest($2::uuid[], $3::check_state[], $4::check_state[], $5::timestamptz[], $6::bool[], $7::timestamptz[])
-         AS u(id, severity, peak_severity, closed_at, flapping, notified_at)
-       WHERE a.id = u.id AND a.organization_id = $1`,
-      [
-        organizationId,
-        updated.map((a) => a.id),
-        updated.map((a) => a.severity),
-        updated.map((a) => a.peakSeverity),
-        updated.map((a) => iso(a.closedAt)),
-        updated.map((a) => a.flapping),
-        updated.map((a) => iso(a.notifiedAt)),
-      ],
+       FROM ${rows} AS u(id, severity, peak_severity, closed_at, flapping, notified_at)
+       WHERE a.id = u.id AND a.organization_id = ${statement.param(organizationId, "uuid")}
+       RETURNING 1`,
     );
   }
   if (created.length > 0) {
-    await client.query(
+    const rows = statement.unnest([
+      [created.map((a) => a.id), "uuid[]"],
+      [created.map((a) => a.seriesId), "bigint[]"],
+      [created.map((a) => a.severity), "check_state[]"],
+      [created.map((a) => a.peakSeverity), "check_state[]"],
+      [created.map((a) => a.openedAt.toISOString()), "timestamptz[]"],
+      [created.map((a) => iso(a.closedAt)), "timestamptz[]"],
+      [created.map((a) => a.flapping), "bool[]"],
+      [created.map((a) => a.opening?.value ?? null), "float8[]"],
+      [created.map((a) => a.opening?.threshold ?? null), "float8[]"],
+      [created.map((a) => a.opening?.warning ?? null), "float8[]"],
+      [created.map((a) => a.opening?.critical ?? null), "float8[]"],
+      [created.map((a) => a.opening?.explanation ?? ""), "text[]"],
+      [created.map((a) => iso(a.notifiedAt)), "timestamptz[]"],
+    ]);
+    // An alert closed in this batch frees its series for one opened in it (one open alert per
+    // series is a unique index): the join on the update's row count makes the insert wait for
+    // the update to finish, since an aggregate yields nothing before it has read all its input.
+    statement.with(
+      "alerts_created",
       `INSERT INTO alerts (id, organization_id, series_id, severity, peak_severity, opened_at, closed_at, flapping,
                            value, threshold, warning, critical, explanation, notified_at)
-       SELECT id, $1, series_id, severity, peak_severity, opened_at, closed_at, flapping, value, threshold, warning, critical, explanation, notified_at
-       FROM unnest($2::uuid[], $3::bigint[], $4::check_state[], $5::check_state[], $6::timestamptz[], $7::timestamptz[], $8::bool[],
-                   $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::text[], $14::timestamptz[])
-         AS u(id, series_id, severity, peak_severity, opened_at, closed_at, flapping, value, threshold, warning, critical, explanation, notified_at)`,
-      [
-        organizationId,
-        created.map((a) => a.id),
-        created.map((a) => a.seriesId),
-        created.map((a) => a.severity),
-        created.map((a) => a.peakSeverity),
-        created.map((a) => a.openedAt.toISOString()),
-        created.map((a) => iso(a.closedAt)),
-        created.map((a) => a.flapping),
-        created.map((a) => a.opening?.value ?? null),
-        created.map((a) => a.opening?.threshold ?? null),
-        created.map((a) => a.opening?.warning ?? null),
-        created.map((a) => a.opening?.critical ?? null),
-        created.map((a) => a.opening?.explanation ?? ""),
-        created.map((a) => iso(a.notifiedAt)),
-      ],
+       SELECT id, ${statement.param(organizationId, "uuid")}, series_id, severity, peak_severity, opened_at, closed_at, flapping,
+              value, threshold, warning, critical, explanation, notified_at
+       FROM ${rows} AS u(id, series_id, severity, peak_severity, opened_at, closed_at, flapping, value, threshold, warning, critical, explanation, notified_at)
+       ${updated.length > 0 ? "CROSS JOIN (SELECT count(*) FROM alerts_updated) AS after_updates" : ""}`,
     );
   }
 }
 
-async function writeEvents(client: pg.ClientBase, events: EventRow[]) {
+function addEventWrites(statement: WriteStatement, events: EventRow[]) {
   if (events.length === 0) return;
-  await client.query(
-    `INSERT INTO alert_events (alert_id, ts, kind, severity, value, threshold, warning, critical, detail)
-     SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::check_state[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::text[])`,
-    [
-      events.map((e) => e.alertId),
-      events.map((e) => e.ts.toISOString()),
-      events.map((e) => e.kind),
-      events.map((e) => e.severity),
-      events.map((e) => e.outcome?.value ?? null),
-      events.map((e) => e.outcome?.threshold ?? null),
-      events.map((e) => e.outcome?.warning ?? null),
-      events.map((e) => e.outcome?.critical ?? null),
-      events.map((e) => e.detail),
-    ],
+  const rows = statement.unnest([
+    [events.map((e) => e.alertId), "uuid[]"],
+    [events.map((e) => e.ts.toISOString()), "timestamptz[]"],
+    [events.map((e) => e.kind), "text[]"],
+    [events.map((e) => e.severity), "check_state[]"],
+    [events.map((e) => e.outcome?.value ?? null), "float8[]"],
+    [events.map((e) => e.outcome?.threshold ?? null), "float8[]"],
+    [events.map((e) => e.outcome?.warning ?? null), "float8[]"],
+    [events.map((e) => e.outcome?.critical ?? null), "float8[]"],
+    [events.map((e) => e.detail), "text[]"],
+  ]);
+  statement.with(
+    "alert_events_written",
+    `INSERT INTO alert_events (alert_id, ts, kind, severity, value, threshold, warning, critical, detail) SELECT * FROM ${rows}`,
   );
 }
 
-async function writeDeliveries(client: pg.ClientBase, deliveries: DeliveryRow[]) {
+function addDeliveryWrites(statement: WriteStatement, deliveries: DeliveryRow[]) {
   if (deliveries.length === 0) return;
-  await client.query(
+  const rows = statement.unnest([
+    [deliveries.map((d) => d.webhookId), "uuid[]"],
+    [deliveries.map((d) => d.alertId), "uuid[]"],
+    [deliveries.map((d) => JSON.stringify(d.payload)), "jsonb[]"],
+  ]);
+  statement.with(
+    "deliveries_queued",
     `INSERT INTO notification_deliveries (webhook_id, alert_id, payload, status)
-     SELECT webhook_id, alert_id, payload, 'pending' FROM unnest($1::uuid[], $2::uuid[], $3::jsonb[]) AS u(webhook_id, alert_id, payload)`,
-    [deliveries.map((d) => d.webhookId), deliveries.map((d) => d.alertId), deliveries.map((d) => JSON.stringify(d.payload))],
+     SELECT webhook_id, alert_id, payload, 'pending' FROM ${rows} AS u(webhook_id, alert_id, payload)`,
   );
 }

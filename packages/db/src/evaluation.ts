@@ -4,6 +4,7 @@ import type pg from "pg";
 import { policyFromRow, policyInclude } from "./configuration.ts";
 import type { Database } from "./database.ts";
 import { ensureSeries } from "./metrics.ts";
+import { WriteStatement } from "./write-statement.ts";
 
 /** The worker's SQL: claiming queued points, loading what evaluation needs, writing states. */
 
@@ -19,6 +20,8 @@ export interface ClaimedWork {
   points: QueuedPoint[];
   /** Whether the claiming worker also evaluated the organisation last (its memory is current). */
   evaluatedLastByThisWorker: boolean;
+  /** Whether other due work waits in the queue (of any organisation). */
+  moreQueued: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -45,47 +48,59 @@ function lockStatement(organizationId: string): string {
 }
 
 /**
- * The worker's evaluation transaction: beginUnderEvaluationLock, and a commit that does not wait
- * for the disk (synchronous_commit off, this transaction only). Should the server crash before it
- * is durable, the whole transaction is lost — including the deletion of its queue rows, so those
- * points are simply evaluated again. Nothing accepted is lost; at worst a webhook already sent
- * from it is sent once more.
- */
-export async function beginEvaluation(client: pg.ClientBase, organizationId: string): Promise<void> {
-  await client.query(`BEGIN; SET LOCAL synchronous_commit = off; ${lockStatement(organizationId)}`);
-}
-
-/**
- * Claims queued work of the organisation inside the transaction beginEvaluation opened: the rows
+ * Opens the worker's evaluation transaction and claims queued work of the organisation in one
+ * round trip: beginUnderEvaluationLock's lock, a commit that does not wait for the disk
+ * (synchronous_commit off, this transaction only), and the claim, sent together in the simple
+ * protocol — which takes no parameters, so the values are written in as validated literals.
+ *
+ * Should the server crash before the commit is durable, the whole transaction is lost —
+ * including the deletion of its queue rows, so those points are simply evaluated again. Nothing
+ * accepted is lost; at worst a webhook already sent from it is sent once more. The claimed rows
  * stay locked until commit deletes them, or a crash releases them for another worker.
  */
-export async function claimEvaluationWork(
+export async function beginEvaluationClaimingWork(
   client: pg.ClientBase,
   organizationId: string,
   workerId: string,
   maxRows: number,
   maxPoints = 20_000,
 ): Promise<ClaimedWork | null> {
+  if (!Number.isSafeInteger(maxRows) || !Number.isSafeInteger(maxPoints)) throw new Error("claim limits must be integers");
   // The oldest rows, up to about maxPoints points (at least one row): on the embedded server a
   // transaction blocks everyone else, so it must stay short. Timestamps travel as epoch
   // milliseconds: parsing thousands of timestamptz texts into Dates costs more than the claim.
-  const { rows } = await client.query<{ id: string; series_ids: string[]; ms: number[]; values: (number | null)[]; last: boolean }>(
-    `WITH candidates AS (
+  // `more` says whether other due rows wait, so that a draining worker knows when to stop.
+  const lock = lockStatement(organizationId); // validates the id, written in below
+  const organization = `'${organizationId}'::uuid`;
+  const results = (await client.query(
+    `BEGIN; SET LOCAL synchronous_commit = off; ${lock};
+     WITH candidates AS (
        SELECT q.id, sum(cardinality(q.series_ids)) OVER (ORDER BY q.id) - cardinality(q.series_ids) AS before
        FROM evaluation_queue q
-       WHERE q.organization_id = $3 AND (q.claimed_until IS NULL OR q.claimed_until < now())
-       ORDER BY q.id LIMIT $1
+       WHERE q.organization_id = ${organization} AND (q.claimed_until IS NULL OR q.claimed_until < now())
+       ORDER BY q.id LIMIT ${maxRows}
      ), claimed AS (
        SELECT q.id, q.series_ids, q.timestamps, q."values" FROM evaluation_queue q
-       WHERE q.id IN (SELECT id FROM candidates WHERE before < $2)
+       WHERE q.id IN (SELECT id FROM candidates WHERE before < ${maxPoints})
        ORDER BY q.id FOR UPDATE SKIP LOCKED
      )
      SELECT c.id, c.series_ids, c."values",
             ARRAY(SELECT extract(epoch FROM t.ts)::float8 * 1000 FROM unnest(c.timestamps) WITH ORDINALITY AS t(ts, n) ORDER BY t.n) AS ms,
-            EXISTS (SELECT 1 FROM evaluation_cursors WHERE organization_id = $3 AND worker_id = $4) AS last
+            EXISTS (SELECT 1 FROM evaluation_cursors WHERE organization_id = ${organization} AND worker_id = ${client.escapeLiteral(workerId)}) AS last,
+            EXISTS (SELECT 1 FROM evaluation_queue q WHERE (q.claimed_until IS NULL OR q.claimed_until < now())
+                      AND q.id NOT IN (SELECT id FROM claimed)) AS more
      FROM claimed c ORDER BY c.id`,
-    [maxRows, maxPoints, organizationId, workerId],
-  );
+  )) as unknown as pg.QueryResult[];
+  const rows = (
+    results[results.length - 1] as pg.QueryResult<{
+      id: string;
+      series_ids: string[];
+      ms: number[];
+      values: (number | null)[];
+      last: boolean;
+      more: boolean;
+    }>
+  ).rows;
   if (rows.length === 0) return null;
   const points: QueuedPoint[] = [];
   for (const row of rows) {
@@ -93,7 +108,13 @@ export async function claimEvaluationWork(
       points.push({ seriesId: Number(row.series_ids[i]), ts: Math.round(row.ms[i]!), value: row.values[i] ?? null });
     }
   }
-  return { ids: rows.map((r) => Number(r.id)), organizationId, points, evaluatedLastByThisWorker: rows[0]!.last };
+  return {
+    ids: rows.map((r) => Number(r.id)),
+    organizationId,
+    points,
+    evaluatedLastByThisWorker: rows[0]!.last,
+    moreQueued: rows[0]!.more,
+  };
 }
 
 /** After a failure: back off exponentially so that a poison row does not block the queue. */
@@ -261,52 +282,66 @@ export async function writeEvaluations(
   records: EvaluationRecord[],
   completion?: EvaluationCompletion,
 ): Promise<void> {
-  if (records.length === 0 && !completion) return;
+  const statement = new WriteStatement();
+  addEvaluationWrites(statement, records, completion);
+  await statement.run(client);
+}
+
+/** writeEvaluations' parts, for a statement that also carries other writes of the batch. */
+export function addEvaluationWrites(statement: WriteStatement, records: EvaluationRecord[], completion?: EvaluationCompletion): void {
   const latest = new Map<number, EvaluationRecord>();
   for (const r of records) {
     const seen = latest.get(r.seriesId);
     if (!seen || seen.ts <= r.ts) latest.set(r.seriesId, r);
   }
-  const l = [...latest.values()];
-  const changes = records.filter((r) => r.changed);
-  await client.query(
-    `WITH states AS (
-       INSERT INTO item_states (series_id, ts, state, hard_state, soft_count)
+  if (latest.size > 0) {
+    const l = [...latest.values()];
+    const rows = statement.unnest([
+      [l.map((r) => r.seriesId), "bigint[]"],
+      [l.map((r) => r.ts), "float8[]"],
+      [l.map((r) => r.state), "check_state[]"],
+      [l.map((r) => r.hardState), "check_state[]"],
+      [l.map((r) => r.softCount), "int[]"],
+    ]);
+    statement.with(
+      "states",
+      `INSERT INTO item_states (series_id, ts, state, hard_state, soft_count)
        SELECT s.series_id, to_timestamp(s.ms / 1000), s.state, s.hard_state, s.soft_count
-       FROM unnest($1::bigint[], $2::float8[], $3::check_state[], $4::check_state[], $5::int[]) AS s(series_id, ms, state, hard_state, soft_count)
+       FROM ${rows} AS s(series_id, ms, state, hard_state, soft_count)
        ON CONFLICT (series_id) DO UPDATE SET ts = excluded.ts, state = excluded.state, hard_state = excluded.hard_state, soft_count = excluded.soft_count
-       WHERE item_states.ts <= excluded.ts
-     ), changes AS (
-       INSERT INTO state_changes (series_id, ts, state, hard, value, threshold, warning, critical, explanation)
+       WHERE item_states.ts <= excluded.ts`,
+    );
+  }
+  const changes = records.filter((r) => r.changed);
+  if (changes.length > 0) {
+    const rows = statement.unnest([
+      [changes.map((r) => r.seriesId), "bigint[]"],
+      [changes.map((r) => r.ts), "float8[]"],
+      [changes.map((r) => r.state), "check_state[]"],
+      [changes.map((r) => r.hard), "bool[]"],
+      [changes.map((r) => r.value), "float8[]"],
+      [changes.map((r) => r.threshold), "float8[]"],
+      [changes.map((r) => r.warning), "float8[]"],
+      [changes.map((r) => r.critical), "float8[]"],
+      [changes.map((r) => r.explanation), "text[]"],
+    ]);
+    statement.with(
+      "changes",
+      `INSERT INTO state_changes (series_id, ts, state, hard, value, threshold, warning, critical, explanation)
        SELECT c.series_id, to_timestamp(c.ms / 1000), c.state, c.hard, c.value, c.threshold, c.warning, c.critical, c.explanation
-       FROM unnest($6::bigint[], $7::float8[], $8::check_state[], $9::bool[], $10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::text[])
-         AS c(series_id, ms, state, hard, value, threshold, warning, critical, explanation)
-       ON CONFLICT DO NOTHING
-     ), done AS (
-       DELETE FROM evaluation_queue WHERE id = ANY($15::bigint[])
-     )
-     INSERT INTO evaluation_cursors (organization_id, worker_id, updated_at) SELECT $16::uuid, $17::text, now() WHERE $16::uuid IS NOT NULL
-     ON CONFLICT (organization_id) DO UPDATE SET worker_id = excluded.worker_id, updated_at = excluded.updated_at`,
-    [
-      l.map((r) => r.seriesId),
-      l.map((r) => r.ts),
-      l.map((r) => r.state),
-      l.map((r) => r.hardState),
-      l.map((r) => r.softCount),
-      changes.map((r) => r.seriesId),
-      changes.map((r) => r.ts),
-      changes.map((r) => r.state),
-      changes.map((r) => r.hard),
-      changes.map((r) => r.value),
-      changes.map((r) => r.threshold),
-      changes.map((r) => r.warning),
-      changes.map((r) => r.critical),
-      changes.map((r) => r.explanation),
-      completion?.queueIds ?? [],
-      completion?.organizationId ?? null,
-      completion?.workerId ?? null,
-    ],
-  );
+       FROM ${rows} AS c(series_id, ms, state, hard, value, threshold, warning, critical, explanation)
+       ON CONFLICT DO NOTHING`,
+    );
+  }
+  if (completion) {
+    statement.with("done", `DELETE FROM evaluation_queue WHERE id = ANY(${statement.param(completion.queueIds, "bigint[]")})`);
+    statement.with(
+      "cursor",
+      `INSERT INTO evaluation_cursors (organization_id, worker_id, updated_at)
+       VALUES (${statement.param(completion.organizationId, "uuid")}, ${statement.param(completion.workerId, "text")}, now())
+       ON CONFLICT (organization_id) DO UPDATE SET worker_id = excluded.worker_id, updated_at = excluded.updated_at`,
+    );
+  }
 }
 
 /**

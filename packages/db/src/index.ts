@@ -10,6 +10,7 @@ export { createPrisma, type PrismaClient, PrismaTypes } from "./prisma.ts";
 export * from "./agent-auth.ts";
 export * from "./ingest.ts";
 export * from "./evaluation.ts";
+export * from "./write-statement.ts";
 export * from "./calculations.ts";
 export * from "./agents.ts";
 export * from "./deployments.ts";

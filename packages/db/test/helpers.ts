@@ -9,6 +9,31 @@ export async function testDatabase(): Promise<Database> {
   return connectDatabase(url, { max: 3, applicationName: "tidemark-test" });
 }
 
+/** T is `value` all day; "<": above 110 % of T is WARNING, above 130 % CRITICAL. */
+export function constantPolicy(value: number, maxSoft = 3): ThresholdPolicy {
+  return {
+    periods: [
+      {
+        months: [],
+        weeks: [],
+        calcMethod: "<",
+        warning: 10,
+        critical: 30,
+        hours: { entries: Array.from({ length: 24 }, () => ({ kind: "constant", value }) as const), levels: Array(24).fill(null) },
+      },
+    ],
+    holidays: [],
+    nullState: "UNKNOWN",
+    maxSoft,
+    timeZone: "UTC",
+  };
+}
+
+/** Queued deliveries of test webhooks point at a closed port: leave none for the notifier's tests. */
+export async function deleteWebhooksOf(db: Database, organizationIds: string[]): Promise<void> {
+  await db.pool.query(`DELETE FROM webhooks WHERE organization_id = ANY($1::uuid[])`, [organizationIds]);
+}
+
 /** A fresh organisation (and a member with `role`) so tests never see each other's rows. */
 export async function createTestOrg(db: Database, role: Role = "admin") {
   const suffix = randomUUID().slice(0, 8);

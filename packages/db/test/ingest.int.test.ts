@@ -62,6 +62,24 @@ describe("ingest", () => {
   });
 
   it.each([
+    ["a small batch", 10],
+    ["a batch big enough for COPY", COPY_FROM_POINTS + 10],
+  ])("%s re-sending points already stored under another batch id stores and queues only the new ones", async (_, size) => {
+    const org = await orgWithItems(["a"]);
+    const point = (i: number) => ({ key: "h-s-a", ts: T0 + i * 1000, value: i });
+    const send = (results: ReturnType<typeof point>[]) =>
+      ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `batch-${crypto.randomUUID()}`, results } });
+    expect(await send([point(0), point(1)])).toMatchObject({ accepted: 2, duplicate: false });
+    // The same point twice within the batch, and two stored by the first one.
+    const again = Array.from({ length: size }, (_, i) => point(i));
+    again.push(point(size - 1));
+    expect(await send(again)).toMatchObject({ accepted: size - 2, duplicate: false });
+    const { series, queued } = await stored(org);
+    expect(series.map((s) => [s.key, s.n])).toEqual([["h-s-a", size]]);
+    expect(queued).toBe(size);
+  });
+
+  it.each([
     ["in one statement", 3],
     ["through COPY", COPY_FROM_POINTS],
   ])("a key with an escaped dash (host web-01) is stored %s", async (_, size) => {

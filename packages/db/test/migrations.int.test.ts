@@ -143,7 +143,8 @@ describe("the Prisma schema and the migrated database agree", () => {
         const typeOk = enums.has(type!) ? element.udt_name === enums.get(type!) : EXPECTED_TYPES[type!]!(element);
         if (!typeOk) problems.push(`${model}.${name}: ${type}${list ?? ""} but column is ${column.udt_name}`);
         const nullable = column.is_nullable === "YES";
-        if (!list && nullable !== Boolean(optional)) problems.push(`${model}.${name}: optional=${Boolean(optional)} but nullable=${nullable}`);
+        if (!list && nullable !== Boolean(optional))
+          problems.push(`${model}.${name}: optional=${Boolean(optional)} but nullable=${nullable}`);
       }
       const fieldColumns = new Set(
         body!
@@ -152,7 +153,8 @@ describe("the Prisma schema and the migrated database agree", () => {
           .filter((m): m is RegExpExecArray => !!m && (m[2]! in EXPECTED_TYPES || enums.has(m[2]!)))
           .map((m) => /@map\("(\w+)"\)/.exec(m[4]!)?.[1] ?? m[1]!),
       );
-      for (const c of tableColumns) if (!fieldColumns.has(c.column_name)) problems.push(`${table}.${c.column_name}: column missing from the Prisma model ${model}`);
+      for (const c of tableColumns)
+        if (!fieldColumns.has(c.column_name)) problems.push(`${table}.${c.column_name}: column missing from the Prisma model ${model}`);
     }
     expect(problems).toEqual([]);
   });

@@ -81,7 +81,13 @@ describe("time-series storage", () => {
     const b = await createTestOrg(db);
     const idsA = await ensureSeries(db, a.organization.id, ["x-y-z"]);
     await insertPoints(db, [{ seriesId: idsA.get("x-y-z")!, ts: new Date(Date.UTC(2026, 0, 5)), value: 1 }]);
-    const fromB = await readSeriesWindow(db, b.organization.id, idsA.get("x-y-z")!, new Date(Date.UTC(2026, 0, 4)), new Date(Date.UTC(2026, 0, 6)));
+    const fromB = await readSeriesWindow(
+      db,
+      b.organization.id,
+      idsA.get("x-y-z")!,
+      new Date(Date.UTC(2026, 0, 4)),
+      new Date(Date.UTC(2026, 0, 6)),
+    );
     expect(fromB.points).toEqual([]);
   });
 

@@ -1,0 +1,37 @@
+import type pg from "pg";
+
+/**
+ * One statement made of data-modifying CTEs, so that a batch writes every table it touches in
+ * a single round trip: each writer adds its parts, the evaluator sends them once. PostgreSQL
+ * runs every data-modifying CTE to completion whether or not the main query reads it, all
+ * against the same snapshot, and fires foreign-key checks at the end of the whole statement.
+ */
+export class WriteStatement {
+  private readonly parts: string[] = [];
+  private readonly values: unknown[] = [];
+
+  /** A placeholder for `value`, cast to `type` (arrays travel as one parameter each). */
+  param(value: unknown, type: string): string {
+    this.values.push(value);
+    return `$${this.values.length}::${type}`;
+  }
+
+  /** `unnest(...)` of parallel arrays, one parameter per column: the rows of a bulk write. */
+  unnest(columns: [values: unknown[], type: string][]): string {
+    return `unnest(${columns.map(([values, type]) => this.param(values, type)).join(", ")})`;
+  }
+
+  /** Adds a named part; later parts may read its RETURNING rows by name. */
+  with(name: string, sql: string): void {
+    this.parts.push(`${name} AS (${sql})`);
+  }
+
+  get isEmpty(): boolean {
+    return this.parts.length === 0;
+  }
+
+  async run(client: pg.ClientBase): Promise<void> {
+    if (this.isEmpty) return;
+    await client.query(`WITH ${this.parts.join(",\n")}\nSELECT 1`, this.values);
+  }
+}
