@@ -39,6 +39,10 @@ export interface TimelineChange {
 }
 
 export interface Timeline {
+  /**
+   * In the order the timeline shows them: by host, then service, then item. Sorted where the
+   * timeline is made: a browser's first collator costs tens of milliseconds on a first visit.
+   */
   lanes: TimelineLane[];
   /** Newest first. */
   alerts: TimelineAlert[];
@@ -100,7 +104,8 @@ export function encodeTimeline(timeline: Timeline, base: number): string {
   for (const c of timeline.changes) byLane[laneOf(c.seriesId)]?.push(c);
   // The timeline's query hands them over in time order already: sorting is then only checking.
   const inOrder = (list: TimelineChange[]) => list.every((c, i) => i === 0 || (list[i - 1] as TimelineChange).ts <= c.ts);
-  const changes = byLane.flatMap((list) => (inOrder(list) ? list : list.sort((a, b) => a.ts - b.ts)));
+  // concat, not flatMap: at 25 000 changes flatMap alone costs a quarter of the encoding.
+  const changes = ([] as TimelineChange[]).concat(...byLane.map((list) => (inOrder(list) ? list : list.sort((a, b) => a.ts - b.ts))));
   const wire: WireTimeline = {
     base,
     truncated: timeline.truncated,

@@ -116,7 +116,9 @@ export async function alertTimeline(
       }))
     : [];
   const shown = new Set(alerts.map((alert) => alert.seriesId));
-  const laneList = [...candidates.values()].filter((l) => shown.has(l.seriesId)).sort((x, y) => x.key.localeCompare(y.key));
+  const laneList = [...candidates.values()]
+    .filter((l) => shown.has(l.seriesId))
+    .sort((x, y) => x.host.localeCompare(y.host) || x.service.localeCompare(y.service) || x.item.localeCompare(y.item));
   if (laneList.length === 0) return { lanes: [], alerts: [], changes: [], truncated: false };
   const { rows: changeRows } = await db.pool.query<{ columns: ChangeColumns }>(
     `SELECT json_build_object(

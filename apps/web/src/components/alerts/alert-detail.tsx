@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import { StateBadge } from "../state-badge";
-import { dateTime, formatDuration, optionalNumber } from "./format";
+import { formatDateTime, formatDuration, optionalNumber } from "./format";
 import { ItemAlertSettingsForm } from "./item-settings-form";
 
 const EVENT_LABELS: Record<string, string> = {
@@ -87,11 +87,11 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
       </div>
       <dl className="tl-facts">
         <dt>Opened</dt>
-        <dd>{dateTime.format(a.openedAt)}</dd>
+        <dd>{formatDateTime(a.openedAt)}</dd>
         <dt>Closed</dt>
         <dd>
           {a.closedAt
-            ? `${dateTime.format(a.closedAt)} (after ${formatDuration(a.closedAt.getTime() - a.openedAt.getTime())})`
+            ? `${formatDateTime(a.closedAt)} (after ${formatDuration(a.closedAt.getTime() - a.openedAt.getTime())})`
             : "still open"}
         </dd>
         <dt>Value when it fired</dt>
@@ -126,7 +126,7 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
         <h3>Acknowledgement</h3>
         {a.acknowledgedAt ? (
           <p data-testid="acknowledgement">
-            Acknowledged by <strong>{a.acknowledgedByName ?? "a removed user"}</strong> at {dateTime.format(a.acknowledgedAt)}: “
+            Acknowledged by <strong>{a.acknowledgedByName ?? "a removed user"}</strong> at {formatDateTime(a.acknowledgedAt)}: “
             {a.ackComment}”
           </p>
         ) : props.canEdit ? (
@@ -160,7 +160,7 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
         <ol className="tl-history">
           {a.events.map((e) => (
             <li key={e.id}>
-              <span className="mono muted">{dateTime.format(e.ts)}</span> <strong>{EVENT_LABELS[e.kind] ?? e.kind}</strong>{" "}
+              <span className="mono muted">{formatDateTime(e.ts)}</span> <strong>{EVENT_LABELS[e.kind] ?? e.kind}</strong>{" "}
               {e.kind !== "acknowledged" && e.kind !== "notification-held" && <StateBadge state={e.severity} />}{" "}
               <span className={e.kind === "acknowledged" ? undefined : "mono"}>{e.detail}</span>
               {e.actorName && <span className="muted"> — {e.actorName}</span>}
@@ -173,7 +173,7 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
             <ol className="tl-history">
               {a.stateChanges.map((c) => (
                 <li key={c.ts.getTime()}>
-                  <span className="mono muted">{dateTime.format(c.ts)}</span> <StateBadge state={c.state} /> {c.hard ? "hard" : "soft"}{" "}
+                  <span className="mono muted">{formatDateTime(c.ts)}</span> <StateBadge state={c.state} /> {c.hard ? "hard" : "soft"}{" "}
                   <span className="mono">{c.explanation}</span>
                 </li>
               ))}

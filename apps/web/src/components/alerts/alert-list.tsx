@@ -1,8 +1,9 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { StateBadge } from "../state-badge";
-import { dateTime, formatDuration } from "./format";
+import { formatDateTime, formatDuration } from "./format";
+import { ALERT_LIST_RENDERED_MARK } from "./render-marks";
 import type { LayoutInput } from "./timeline-layout";
 
 const PAGE = 100;
@@ -10,6 +11,9 @@ const PAGE = 100;
 /** The alerts of the window as rows, newest first: the accessible way through what the canvas draws. */
 export function AlertList(props: { data: LayoutInput; now: number; selected: string | null; onSelect: (id: string) => void }) {
   const [shown, setShown] = useState(PAGE);
+  useEffect(() => {
+    if (performance.getEntriesByName(ALERT_LIST_RENDERED_MARK, "mark").length === 0) performance.mark(ALERT_LIST_RENDERED_MARK);
+  }, []);
   const keys = new Map(props.data.lanes.map((l) => [l.seriesId, l.key]));
   const rows = props.data.alerts.slice(0, shown);
   return (
@@ -39,7 +43,7 @@ export function AlertList(props: { data: LayoutInput; now: number; selected: str
                 <StateBadge state={a.severity} />
                 {a.peakSeverity !== a.severity && <span className="muted"> peak {a.peakSeverity}</span>}
               </td>
-              <td className="mono">{dateTime.format(a.openedAt)}</td>
+              <td className="mono">{formatDateTime(a.openedAt)}</td>
               <td>{formatDuration((a.closedAt ?? props.now) - a.openedAt)}</td>
               <td>
                 {a.closedAt === null ? <span className="tl-tag tl-tag-open">open</span> : <span className="tl-tag">closed</span>}

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { decodeTimeline } from "@tidemark/alerts";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./alerts.css";
 import { AlertDetailPanel } from "./alert-detail";
@@ -29,6 +29,22 @@ function useElementWidth<T extends HTMLElement>() {
     return () => observer.disconnect();
   }, []);
   return [ref, width] as const;
+}
+
+const subscribeToNothing = () => () => {};
+
+/**
+ * False while React hydrates the server's HTML, true from the first render after. The server
+ * renders the page without the timeline's data (it streams in after the page's HTML): when the
+ * data is already here at hydration, rendering it then would not match that HTML, and React
+ * would throw the hydrated tree away and render it again.
+ */
+function useHydrated() {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
 }
 
 /** Ticks every `ms` so that a live window slides and open alerts grow; starts at the server's now. */
@@ -82,9 +98,17 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
   });
 
   const canvasWidth = Math.max(200, lanesWidth - 230);
-  const encoded = timeline.data?.encoded;
+  // Until hydration is over, what the server rendered: no data, nothing said about the request.
+  const shown = useHydrated() ? timeline : null;
+  const encoded = shown?.data?.encoded;
   const data = useMemo(() => (encoded ? decodeTimeline(encoded) : undefined), [encoded]);
-  const lanes = useMemo(() => (data ? layoutTimeline(data, { from, to }, canvasWidth, now) : []), [data, from, to, canvasWidth, now]);
+  // Laid out once the lanes' width is known, not first for a guess.
+  const lanes = useMemo(
+    () => (data && lanesWidth > 0 ? layoutTimeline(data, { from, to }, canvasWidth, now) : []),
+    [data, from, to, lanesWidth, canvasWidth, now],
+  );
+  // The list below the lanes renders after them: the lanes draw first.
+  const listData = useDeferredValue(data);
 
   return (
     <div className="stack">
@@ -117,10 +141,10 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
           {new Date(window.to).toISOString().slice(0, 16).replace("T", " ")} UTC ·{" "}
           {data ? `${data.alerts.length} alerts on ${data.lanes.length} series` : "loading…"}
           {data?.truncated && " (only the newest are shown: narrow the window or the filters)"}
-          {timeline.isFetching && " · updating"}
+          {shown?.isFetching && " · updating"}
           {" · drag across the lanes to zoom"}
         </p>
-        {timeline.error && <p className="error">{timeline.error.message}</p>}
+        {shown?.error && <p className="error">{shown.error.message}</p>}
         <div ref={lanesRef} className="tl-scroll" style={{ maxHeight: TIMELINE_VIEW_HEIGHT }}>
           {lanesWidth > 0 && (
             <TimelineCanvas
@@ -137,7 +161,7 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
         <Legend />
       </section>
       <div className={view.alert ? "tl-split" : undefined}>
-        {data && <AlertList data={data} now={now} selected={view.alert} onSelect={(alert) => update({ alert })} />}
+        {listData && <AlertList data={listData} now={now} selected={view.alert} onSelect={(alert) => update({ alert })} />}
         {view.alert && <AlertDetailPanel alertId={view.alert} canEdit={canEdit} onClose={() => update({ alert: null })} />}
       </div>
     </div>

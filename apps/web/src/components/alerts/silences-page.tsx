@@ -6,7 +6,7 @@ import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./alerts.css";
-import { dateTime } from "./format";
+import { formatDateTime } from "./format";
 
 const DURATIONS = [
   ["30 minutes", 30],
@@ -131,8 +131,8 @@ export function SilencesPage() {
                   <td className="mono">{s.matchers.host}</td>
                   <td className="mono">{s.matchers.service}</td>
                   <td className="mono">{s.matchers.item}</td>
-                  <td className="mono">{dateTime.format(s.startsAt)}</td>
-                  <td className="mono">{dateTime.format(s.endsAt)}</td>
+                  <td className="mono">{formatDateTime(s.startsAt)}</td>
+                  <td className="mono">{formatDateTime(s.endsAt)}</td>
                   <td>{s.comment}</td>
                   <td>{s.createdByName ?? "—"}</td>
                   <td>

@@ -9,11 +9,13 @@ export const LANE_HEIGHT = 22;
 const AXIS_HEIGHT = 24;
 const LABEL_WIDTH = 230;
 
-const tickFormat = (span: number) =>
-  new Intl.DateTimeFormat(
-    "en-GB",
-    span > 2 * 86_400_000 ? { month: "short", day: "numeric", timeZone: "UTC" } : { hour: "2-digit", minute: "2-digit", timeZone: "UTC" },
-  );
+/**
+ * A tick's label in UTC: "2 Nov" over days, "14:00" within them. Read off the Date's fixed UTC
+ * and ISO forms, not Intl: a page's first Intl formatter costs tens of milliseconds (loading its
+ * locale data), paid here before the lanes could draw.
+ */
+const tickLabel = (t: number, span: number) =>
+  span > 2 * 86_400_000 ? new Date(t).toUTCString().slice(5, 11).replace(/^0/, "") : new Date(t).toISOString().slice(11, 16);
 
 /** The lanes' viewport: the scroll container's content height (it scrolls past this). */
 export const TIMELINE_VIEW_HEIGHT = 560;
@@ -44,6 +46,7 @@ export function TimelineCanvas(props: {
   const height = AXIS_HEIGHT + lanes.length * LANE_HEIGHT;
   const viewHeight = Math.min(height, TIMELINE_VIEW_HEIGHT);
   const ticks = useMemo(() => timeTicks(window, Math.max(2, Math.floor(width / 110))), [window, width]);
+  const labelled = useLanesInView(scroller, lanes.length, viewHeight);
 
   useEffect(() => {
     const el = canvas.current;
@@ -52,7 +55,6 @@ export function TimelineCanvas(props: {
     const ratio = globalThis.devicePixelRatio || 1;
     el.width = Math.round(width * ratio);
     el.height = Math.round(viewHeight * ratio);
-    const format = tickFormat(window.to - window.from);
     const x = (t: number) => ((t - window.from) / (window.to - window.from)) * width;
     let frame = 0;
     const draw = () => {
@@ -68,7 +70,7 @@ export function TimelineCanvas(props: {
         ctx.fillStyle = "#22314a";
         ctx.fillRect(px, Math.max(top, AXIS_HEIGHT - 4), 1, viewHeight);
         ctx.fillStyle = "#8da2bb";
-        ctx.fillText(format.format(t), px + 3, AXIS_HEIGHT / 2);
+        ctx.fillText(tickLabel(t, window.to - window.from), px + 3, AXIS_HEIGHT / 2);
       }
       const first = Math.max(0, Math.floor((top - AXIS_HEIGHT) / LANE_HEIGHT));
       const end = Math.min(lanes.length, Math.ceil((top + viewHeight - AXIS_HEIGHT) / LANE_HEIGHT));
@@ -95,8 +97,8 @@ export function TimelineCanvas(props: {
 
   return (
     <div className="tl-grid" style={{ gridTemplateColumns: `${LABEL_WIDTH}px 1fr` }}>
-      <div className="tl-labels" style={{ paddingTop: AXIS_HEIGHT }}>
-        {lanes.map((lane) => (
+      <div className="tl-labels" style={{ paddingTop: AXIS_HEIGHT + labelled.first * LANE_HEIGHT }}>
+        {lanes.slice(labelled.first, labelled.end).map((lane) => (
           <div
             key={lane.seriesId}
             className={`tl-label${lane.firstOfHost ? " tl-host-start" : ""}`}
@@ -155,6 +157,31 @@ export function TimelineCanvas(props: {
       </div>
     </div>
   );
+}
+
+/** Lanes labelled beyond each edge of the viewport, so that scrolling does not outrun the labels. */
+const LABEL_OVERSCAN = 8;
+
+/**
+ * The lanes [first, end) whose labels are in the DOM: those in the scroller's viewport and a few
+ * more, following its scrolling. Labelling only those keeps a first render to a few dozen rows
+ * whatever the number of lanes (the canvas draws only the lanes in view too).
+ */
+function useLanesInView(scroller: RefObject<HTMLElement | null>, count: number, viewHeight: number) {
+  // The lane at the top of the viewport, not the scroll offset: scrolling within a lane renders nothing.
+  const [topLane, setTopLane] = useState(0);
+  useEffect(() => {
+    const scrolling = scroller.current;
+    if (!scrolling) return;
+    const follow = () => setTopLane(Math.max(0, Math.floor((scrolling.scrollTop - AXIS_HEIGHT) / LANE_HEIGHT)));
+    follow();
+    scrolling.addEventListener("scroll", follow, { passive: true });
+    return () => scrolling.removeEventListener("scroll", follow);
+  }, [scroller]);
+  return {
+    first: Math.max(0, topLane - LABEL_OVERSCAN),
+    end: Math.min(count, topLane + Math.ceil(viewHeight / LANE_HEIGHT) + 1 + LABEL_OVERSCAN),
+  };
 }
 
 /**

@@ -57,9 +57,8 @@ export function layoutTimeline(input: LayoutInput, window: { from: number; to: n
     else alertsBySeries.set(a.seriesId, [a]);
   }
 
-  const lanes = [...input.lanes].sort(
-    (a, b) => a.host.localeCompare(b.host) || a.service.localeCompare(b.service) || a.item.localeCompare(b.item),
-  );
+  // The lanes come in the order they are shown (the server sorts them).
+  const { lanes } = input;
   return lanes.map((lane, i) => {
     const changes = (changesBySeries.get(lane.seriesId) ?? []).slice().sort((a, b) => a.ts - b.ts);
     const bands: Band[] = [];

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./alerts.css";
-import { dateTime } from "./format";
+import { formatDateTime } from "./format";
 
 /** Webhook receivers (Alertmanager's webhook format) and the delivery log. */
 export function WebhooksPage() {
@@ -120,11 +120,11 @@ export function WebhooksPage() {
             {deliveries.data?.map((d) => (
               <tr key={d.id}>
                 <td className="mono">
-                  <Link href={`/alerts?alert=${d.alertId}`}>{dateTime.format(d.createdAt)}</Link>
+                  <Link href={`/alerts?alert=${d.alertId}`}>{formatDateTime(d.createdAt)}</Link>
                 </td>
                 <td>{d.webhookName}</td>
                 <td>{d.notification}</td>
-                <td>{d.status === "pending" && d.attempts > 0 ? `retrying at ${dateTime.format(d.nextAttemptAt)}` : d.status}</td>
+                <td>{d.status === "pending" && d.attempts > 0 ? `retrying at ${formatDateTime(d.nextAttemptAt)}` : d.status}</td>
                 <td className="num">{d.attempts}</td>
                 <td className="error">{d.lastError ?? ""}</td>
               </tr>

@@ -22,17 +22,17 @@ const alert = (id: string, seriesId: number, openedAt: number, closedAt: number 
 describe("timeline layout", () => {
   const window = { from: 0, to: 1000 };
 
-  it("orders lanes by host, service, item and marks where a host starts", () => {
+  it("keeps the lanes in the order they come (the server's) and marks where a host starts", () => {
     const input: LayoutInput = {
-      lanes: [lane(2, "web01", "http", "b"), lane(3, "db01", "pg", "lag"), lane(1, "web01", "http", "a")],
+      lanes: [lane(2, "web01", "http", "b"), lane(1, "web01", "http", "a"), lane(3, "db01", "pg", "lag")],
       alerts: [],
       changes: [],
     };
     const lanes = layoutTimeline(input, window, 100, 1000);
     expect(lanes.map((l) => [l.key, l.firstOfHost])).toEqual([
+      ["web01-http-b", true],
+      ["web01-http-a", false],
       ["db01-pg-lag", true],
-      ["web01-http-a", true],
-      ["web01-http-b", false],
     ]);
   });
 
