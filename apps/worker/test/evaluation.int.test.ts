@@ -84,6 +84,27 @@ describe("from ingest to states", () => {
     expect(rows[0].n).toBe(0);
   });
 
+  it("carries a point without a value (a check that measured nothing) to the policy's null state", async () => {
+    const org = await orgWithItems([{ name: "n", policy: policy({ kind: "constant", value: 100 }) }]);
+    await ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: {
+        batchId: `b-${crypto.randomUUID()}`,
+        results: [
+          { key: "h-s-n", ts: minute(0), value: 0.25 },
+          { key: "h-s-n", ts: minute(1), value: null },
+        ],
+      },
+    });
+    const evaluated: EvaluationRecord[] = [];
+    await drainQueue(newEvaluator(evaluated));
+    expect(evaluated.map((r) => [r.ts, r.value, r.state])).toEqual([
+      [minute(0), 0.25, "OK"],
+      [minute(1), null, "UNKNOWN"],
+    ]);
+  });
+
   it("evaluates expression thresholds against the history window, [0] being the point itself", async () => {
     const org = await orgWithItems([
       { name: "rpm", policy: policy({ kind: "expression", source: "avg($$HOSTNAME$$-$$SERVICENAME$$-$$SERVICEITEMNAME$$[1:2])" }, ">") },

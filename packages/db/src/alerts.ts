@@ -433,13 +433,15 @@ function addTrackWrites(statement: WriteStatement, tracks: TrackRow[]) {
     [tracks.map((t) => t.track.recentStates.map((s) => STATE_LETTER[s]).join("")), "text[]"],
     [tracks.map((t) => t.track.flapping), "bool[]"],
     [tracks.map((t) => t.flapPercent), "float8[]"],
-    [tracks.map((t) => iso(t.track.recoveringSince)), "timestamptz[]"],
-    [tracks.map((t) => iso(t.track.lastTs)), "timestamptz[]"],
+    // Instants as epoch milliseconds: formatting 2 × 30 000 ISO strings per batch showed in profiles.
+    [tracks.map((t) => t.track.recoveringSince?.getTime() ?? null), "float8[]"],
+    [tracks.map((t) => t.track.lastTs?.getTime() ?? null), "float8[]"],
   ]);
   statement.with(
     "alert_tracks_written",
     `INSERT INTO alert_tracks (series_id, recent_states, flapping, flap_percent, recovering_since, last_ts)
-     SELECT * FROM ${rows}
+     SELECT series_id, recent_states, flapping, flap_percent, to_timestamp(recovering_ms / 1000), to_timestamp(last_ms / 1000)
+     FROM ${rows} AS t(series_id, recent_states, flapping, flap_percent, recovering_ms, last_ms)
      ON CONFLICT (series_id) DO UPDATE SET recent_states = excluded.recent_states, flapping = excluded.flapping,
        flap_percent = excluded.flap_percent, recovering_since = excluded.recovering_since, last_ts = excluded.last_ts`,
   );
