@@ -38,13 +38,15 @@ const toMs = (ticks: number) => (ticks / TICKS_PER_SECOND) * 1000;
 
 /**
  * CPU milliseconds used so far by the machine's PostgreSQL server processes (a plain-PostgreSQL
- * run's database work happens there, not in the benchmark's process). Linux /proc only.
+ * run's database work happens there, not in the benchmark's process), backends that have ended
+ * included: the postmaster waits for them, so their time is in its ended-children ticks.
+ * Linux /proc only.
  */
 export function postgresServerCpuMs(): number {
   return toMs(
     processStats()
       .filter((p) => p.comm === "postgres")
-      .reduce((n, p) => n + p.ticks, 0),
+      .reduce((n, p) => n + p.ticks + p.endedChildrenTicks, 0),
   );
 }
 
