@@ -139,7 +139,7 @@ function memoryFrom(row: SeriesRow): SeriesAlertMemory {
 }
 
 /** The alert memory of the organisation's series among `seriesIds` (others are left out). */
-export async function loadAlertMemory(
+async function loadAlertMemory(
   client: pg.ClientBase,
   organizationId: string,
   seriesIds: number[],
