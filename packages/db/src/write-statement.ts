@@ -26,12 +26,8 @@ export class WriteStatement {
     this.parts.push(`${name} AS (${sql})`);
   }
 
-  get isEmpty(): boolean {
-    return this.parts.length === 0;
-  }
-
   async run(client: pg.ClientBase): Promise<void> {
-    if (this.isEmpty) return;
+    if (this.parts.length === 0) return;
     await client.query(`WITH ${this.parts.join(",\n")}\nSELECT 1`, this.values);
   }
 }

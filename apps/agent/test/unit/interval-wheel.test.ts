@@ -19,6 +19,14 @@ function tickAt(ms: number) {
   vi.advanceTimersToNextTimer();
 }
 
+/** A wheel with item "a" due every second from 0; `runs()` counts its runs so far. */
+function wheelRunningOneItemEverySecond() {
+  let count = 0;
+  const wheel = new IntervalWheel<string>(() => count++);
+  wheel.add("a", 1000, 0);
+  return { wheel, runs: () => count };
+}
+
 describe("IntervalWheel", () => {
   it("runs each item every period from its first offset, items due in the same second together", () => {
     const runs: string[] = [];
@@ -31,37 +39,31 @@ describe("IntervalWheel", () => {
   });
 
   it("runs an item once, late, after the loop was blocked for several of its periods", () => {
-    let runs = 0;
-    const wheel = new IntervalWheel<string>(() => runs++);
-    wheel.add("a", 1000, 0);
+    const { runs } = wheelRunningOneItemEverySecond();
     tickAt(1000);
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
     tickAt(4600);
-    expect(runs).toBe(2);
+    expect(runs()).toBe(2);
     tickAt(5000);
-    expect(runs).toBe(2);
+    expect(runs()).toBe(2);
     tickAt(6000);
-    expect(runs).toBe(3);
+    expect(runs()).toBe(3);
   });
 
   it("counts a tick whose timer fires a hair before the precise clock says a second has passed", () => {
-    let runs = 0;
-    const wheel = new IntervalWheel<string>(() => runs++);
-    wheel.add("a", 1000, 0);
+    const { runs } = wheelRunningOneItemEverySecond();
     tickAt(999.6);
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
   });
 
   it("forgets every item and its timer when cleared", () => {
-    let runs = 0;
-    const wheel = new IntervalWheel<string>(() => runs++);
-    wheel.add("a", 1000, 0);
+    const { wheel, runs } = wheelRunningOneItemEverySecond();
     expect(vi.getTimerCount()).toBe(1);
     wheel.clear();
     expect(wheel.size).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
     wheel.add("b", 5000, 0);
     tickAt(1000);
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
   });
 });
