@@ -79,7 +79,7 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
   const organizations = new OrganizationCache(db, 60_000);
   const window = new SeriesWindow();
   const scheduler = new CalculationScheduler(db, organizations, new SeriesWindow(), () => {});
-  const evaluator = alertingEvaluator(db, organizations, window, 1000);
+  const evaluator = alertingEvaluator(db, organizations, window, { maxQueueRows: 1000 });
   const services = (await loadCalculationServices(db)).filter((s) => s.organizationId === org);
 
   const phases = { ingestMs: 0, calculateMs: 0, evaluateMs: 0 };

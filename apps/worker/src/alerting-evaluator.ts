@@ -1,35 +1,61 @@
-import { type Database, planAlerts } from "@tidemark/db";
-import { Evaluator } from "./evaluator.ts";
+import type { EvaluationOutcome } from "@tidemark/alerts";
+import { type Database, type EvaluationRecord, planAlerts } from "@tidemark/db";
+import { Evaluator, type EvaluatorOptions } from "./evaluator.ts";
 import type { OrganizationCache } from "./organization-cache.ts";
 import type { SeriesWindow } from "./series-window.ts";
+
+/** A record as the alert state machine sees it; the explanation is read from the record only when an alert needs it. */
+class RecordOutcome implements EvaluationOutcome {
+  readonly seriesId: number;
+  readonly ts: Date;
+  readonly state: EvaluationRecord["state"];
+  readonly hardState: EvaluationRecord["hardState"];
+  readonly hard: boolean;
+  readonly value: number | null;
+  readonly threshold: number | null;
+  readonly warning: number | null;
+  readonly critical: number | null;
+
+  constructor(
+    private readonly record: EvaluationRecord,
+    readonly key: string,
+  ) {
+    this.seriesId = record.seriesId;
+    this.ts = new Date(record.ts);
+    this.state = record.state;
+    this.hardState = record.hardState;
+    this.hard = record.state === record.hardState;
+    this.value = record.value;
+    this.threshold = record.threshold;
+    this.warning = record.warning;
+    this.critical = record.critical;
+  }
+
+  get explanation(): string {
+    return this.record.explanation;
+  }
+}
 
 /**
  * The worker's evaluator: alerts open, escalate and close in the same transaction as the states
  * they follow. Benchmarks build theirs here too, so that they measure what the worker runs.
  */
-export function alertingEvaluator(db: Database, organizations: OrganizationCache, window: SeriesWindow, maxQueueRows?: number): Evaluator {
+export function alertingEvaluator(
+  db: Database,
+  organizations: OrganizationCache,
+  window: SeriesWindow,
+  options?: EvaluatorOptions,
+): Evaluator {
   return new Evaluator(
     db,
     organizations,
     window,
     {
       beforeWrite: async ({ client, organizationId, records, config, statement, alerts }) => {
-        const outcomes = records.map((r) => ({
-          seriesId: r.seriesId,
-          key: config.bySeriesId.get(r.seriesId)?.seriesKey ?? String(r.seriesId),
-          ts: new Date(r.ts),
-          state: r.state,
-          hardState: r.hardState,
-          hard: r.state === r.hardState,
-          value: r.value,
-          threshold: r.threshold,
-          warning: r.warning,
-          critical: r.critical,
-          explanation: r.explanation,
-        }));
+        const outcomes = records.map((r) => new RecordOutcome(r, config.bySeriesId.get(r.seriesId)?.seriesKey ?? String(r.seriesId)));
         return (await planAlerts(client, organizationId, outcomes, alerts, statement)).memory;
       },
     },
-    maxQueueRows,
+    options,
   );
 }

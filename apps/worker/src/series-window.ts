@@ -44,6 +44,8 @@ export class SeriesWindow implements SeriesData {
    */
   hold(key: string, need: HistoryNeed): boolean {
     const seen = this.held.get(key);
+    // The same need object as before (an unchanged configuration): nothing to compare.
+    if (seen?.need === need) return false;
     if (
       seen &&
       capacityFor(seen.need) >= capacityFor(need) &&

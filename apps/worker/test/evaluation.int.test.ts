@@ -245,7 +245,7 @@ describe("several workers side by side", () => {
           new OrganizationCache(db, 0),
           new SeriesWindow(),
           { beforeWrite: async ({ records }) => void seen.push(...records) },
-          3,
+          { maxQueueRows: 3 },
         ),
     );
     await Promise.all(workers.map((w) => drainQueue(w)));

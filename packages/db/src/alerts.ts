@@ -40,6 +40,9 @@ export interface SeriesAlertMemory {
   openAlert: { id: string; notifiedAt: Date | null } | null;
 }
 
+/** Alert memories by series id, as planAlerts looks them up. */
+export type AlertMemoryLookup = Pick<ReadonlyMap<number, SeriesAlertMemory>, "get" | "has">;
+
 interface SeriesRow {
   id: number;
   key: string;
@@ -251,7 +254,7 @@ export async function planAlerts(
   client: pg.ClientBase,
   organizationId: string,
   outcomes: EvaluationOutcome[],
-  remembered: ReadonlyMap<number, SeriesAlertMemory>,
+  remembered: AlertMemoryLookup,
   statement: WriteStatement,
   options: ApplyEvaluationsOptions = {},
 ): Promise<AlertPlan> {

@@ -3,7 +3,7 @@ import { type LocalTime, localTime } from "./calendar.ts";
 import { hourSpan, hourValue, interpolate, type ThresholdContext } from "./hours.ts";
 import { type PeriodRule, periodForDate } from "./period.ts";
 import type { CalcMethod, State, ThresholdPolicy } from "./policy.ts";
-import { boundaries, classify, explain } from "./states.ts";
+import { type Boundaries, boundaries, classify, explain } from "./states.ts";
 
 /** Why a result has no threshold. */
 export type NoThresholdReason = "holiday" | "noPeriod" | "nullHour" | "expressionError";
@@ -27,7 +27,34 @@ export interface ThresholdResult {
   /** Local wall-clock hour and minute the threshold was read at. */
   readonly hour: number;
   readonly minute: number;
+  /** Bischeck-style text, written when read: a worker evaluates thousands of points a second and keeps the text of few. */
   readonly explanation: string;
+}
+
+/** A class, so that the explanation is a getter on the prototype: a getter in each object literal is far slower to create. */
+class Result implements ThresholdResult {
+  constructor(
+    readonly state: State,
+    /** The value classified (null when missing or not finite), for the explanation. */
+    private readonly value: number | null,
+    readonly threshold: number | null,
+    readonly warning: number | null,
+    readonly critical: number | null,
+    readonly warningLow: number | null,
+    readonly criticalLow: number | null,
+    readonly periodIndex: number | null,
+    readonly rule: PeriodRule | null,
+    readonly calcMethod: CalcMethod | null,
+    readonly noThreshold: NoThresholdReason | null,
+    readonly error: ExprError | null,
+    readonly hour: number,
+    readonly minute: number,
+  ) {}
+
+  get explanation(): string {
+    const bounds = this.warning === null || this.critical === null ? null : (this as Boundaries);
+    return explain(this.state, this.value, this.calcMethod, this.threshold, bounds);
+  }
 }
 
 export interface EvaluateThresholdInput {
@@ -66,23 +93,22 @@ export function evaluateThreshold(policy: ThresholdPolicy, input: EvaluateThresh
 
   const b = boundaries(period.calcMethod, threshold, span.warning, span.critical);
   const state = valueState ?? classify(period.calcMethod, value as number, b);
-  // Built in one literal (no spreads): the worker makes one of these per evaluated point.
-  return {
+  return new Result(
     state,
+    value,
     threshold,
-    warning: b.warning,
-    critical: b.critical,
-    warningLow: b.warningLow,
-    criticalLow: b.criticalLow,
-    periodIndex: index,
+    b.warning,
+    b.critical,
+    b.warningLow,
+    b.criticalLow,
+    index,
     rule,
-    calcMethod: period.calcMethod,
-    noThreshold: null,
+    period.calcMethod,
+    null,
     error,
-    hour: local.hour,
-    minute: local.minute,
-    explanation: explain(state, value, period.calcMethod, threshold, b),
-  };
+    local.hour,
+    local.minute,
+  );
 }
 
 /** A result without a threshold; `period` when one was selected (its table gave no value). */
@@ -93,20 +119,20 @@ function noThreshold(
   reason: NoThresholdReason,
   period: { periodIndex: number; rule: PeriodRule; calcMethod: CalcMethod; error: ExprError | null } | null,
 ): ThresholdResult {
-  return {
+  return new Result(
     state,
-    threshold: null,
-    warning: null,
-    critical: null,
-    warningLow: null,
-    criticalLow: null,
-    periodIndex: period?.periodIndex ?? null,
-    rule: period?.rule ?? null,
-    calcMethod: period?.calcMethod ?? null,
-    noThreshold: reason,
-    error: period?.error ?? null,
-    hour: local.hour,
-    minute: local.minute,
-    explanation: explain(state, value, null, null, null),
-  };
+    value,
+    null,
+    null,
+    null,
+    null,
+    null,
+    period?.periodIndex ?? null,
+    period?.rule ?? null,
+    period?.calcMethod ?? null,
+    reason,
+    period?.error ?? null,
+    local.hour,
+    local.minute,
+  );
 }
