@@ -21,19 +21,24 @@ export interface IngestInput {
  */
 export const COPY_FROM_POINTS = 500;
 
-/** Known keys (those of the organisation's service items) → series ids, creating missing series. */
+/**
+ * Known keys (those of the organisation's service items) → series ids, creating missing series.
+ * The batch's distinct keys travel as their own array ($4), so that both lookups are index
+ * probes per key (joining CTEs made the planner compare every key with every other).
+ */
 const RESOLVED_SERIES = `
-  keys AS (SELECT DISTINCT key FROM input),
   known AS (
-    SELECT si.series_key AS key FROM service_items si WHERE si.organization_id = $1 AND si.series_key IN (SELECT key FROM keys)
+    SELECT si.series_key AS key, s.id FROM service_items si
+    LEFT JOIN series s ON s.organization_id = $1 AND s.key = si.series_key
+    WHERE si.organization_id = $1 AND si.series_key = ANY($4::text[])
   ),
   created AS (
-    INSERT INTO series (organization_id, key) SELECT $1, key FROM known ON CONFLICT DO NOTHING RETURNING id, key
+    INSERT INTO series (organization_id, key) SELECT $1, key FROM known WHERE id IS NULL ON CONFLICT DO NOTHING RETURNING id, key
   ),
   ids AS (
     SELECT id, key FROM created
     UNION ALL
-    SELECT s.id, s.key FROM series s JOIN known k ON k.key = s.key WHERE s.organization_id = $1
+    SELECT id, key FROM known WHERE id IS NOT NULL
   )`;
 
 // Inserted rows go straight into the evaluation queue in the same statement.
@@ -74,11 +79,11 @@ function ingestStatement(input: string, skipStored: boolean): string {
   SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
          EXISTS (SELECT 1 FROM unresolved) AS unresolved,
          coalesce((SELECT n FROM queued), 0) AS accepted,
-         ARRAY(SELECT key FROM keys EXCEPT SELECT key FROM known) AS unknown`;
+         ARRAY(SELECT unnest($4::text[]) EXCEPT SELECT key FROM known) AS unknown`;
 }
 
-/** The batch's points as JSON parameter $4: JSON.stringify keeps only these fields (no plugin output). */
-const JSON_INPUT = `SELECT * FROM json_to_recordset($4::json) AS i(key text, ts float8, value float8)`;
+/** The batch's points as JSON parameter $5: JSON.stringify keeps only these fields (no plugin output). */
+const JSON_INPUT = `SELECT * FROM json_to_recordset($5::json) AS i(key text, ts float8, value float8)`;
 const POINT_FIELDS = ["key", "ts", "value"];
 
 /**
@@ -136,7 +141,8 @@ export async function ingestBatch(db: Database, input: IngestInput): Promise<Ing
   const { batch, organizationId } = input;
   const useCopy = !db.info.embedded && batch.results.length >= COPY_FROM_POINTS;
   const statements = useCopy ? STATEMENTS.stage : STATEMENTS.json;
-  const params = [organizationId, batch.batchId, input.agentId];
+  const keys = [...new Set(batch.results.map((r) => r.key))];
+  const params: unknown[] = [organizationId, batch.batchId, input.agentId, keys];
   if (!useCopy) params.push(JSON.stringify(batch.results, POINT_FIELDS));
   const client = await db.pool.connect();
   let broken: Error | undefined;
