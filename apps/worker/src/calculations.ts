@@ -9,7 +9,7 @@ import {
 } from "@tidemark/db";
 import { evaluate } from "@tidemark/expr";
 import type { CheckResult } from "@tidemark/protocol";
-import { type HistoryNeeds, sourceNeeds } from "./history-needs.ts";
+import { sourceNeeds } from "./history-needs.ts";
 import type { OrganizationCache } from "./organization-cache.ts";
 import { latestDue, parseSchedule, type Schedule } from "./schedule.ts";
 import type { SeriesWindow } from "./series-window.ts";
@@ -23,6 +23,11 @@ interface Scheduled {
 
 type Macros = { host: string; service: string; item: string };
 
+/** What an item's reads depend on: its macros and its source. */
+function itemIdentity(service: CalculationService, item: CalculationService["items"][number]): string {
+  return `${service.host}\0${service.service}\0${item.name}\0${item.execStatement}`;
+}
+
 /**
  * Runs every bischeck:// calculation on its schedules. All runs due at a tick are claimed,
  * computed and stored together (a few statements, however many services), through the ingest
@@ -31,6 +36,8 @@ type Macros = { host: string; service: string; item: string };
  */
 export class CalculationScheduler {
   private scheduled = new Map<string, Scheduled>();
+  /** The series each item's expression reads, by host, service, item and source: resolved once, not at every run. */
+  private readsByItem = new Map<string, string[]>();
   private loadedAt = Number.NEGATIVE_INFINITY;
   readonly stats = { runs: 0, failures: 0 };
 
@@ -58,6 +65,19 @@ export class CalculationScheduler {
     }
     this.scheduled = next;
     this.loadedAt = now;
+    const current = new Set<string>();
+    for (const { service } of next.values()) for (const item of service.items) current.add(itemIdentity(service, item));
+    for (const identity of this.readsByItem.keys()) if (!current.has(identity)) this.readsByItem.delete(identity);
+  }
+
+  private itemReads(service: CalculationService, item: CalculationService["items"][number]): string[] {
+    const identity = itemIdentity(service, item);
+    let keys = this.readsByItem.get(identity);
+    if (!keys) {
+      keys = [...sourceNeeds(item.execStatement, { host: service.host, service: service.service, item: item.name }).keys()];
+      this.readsByItem.set(identity, keys);
+    }
+    return keys;
   }
 
   /** The expressions this worker's calculations read for an organisation (sized into its window). */
@@ -131,14 +151,11 @@ export class CalculationScheduler {
     errors: Map<string, string>,
   ): Promise<void> {
     const config = await this.organizations.get(organizationId);
-    const reads: HistoryNeeds = new Map();
-    for (const { service } of runs) {
-      for (const item of service.items)
-        sourceNeeds(item.execStatement, { host: service.host, service: service.service, item: item.name }, reads);
-    }
+    const reads = new Set<string>();
+    for (const { service } of runs) for (const item of service.items) for (const key of this.itemReads(service, item)) reads.add(key);
     const client = await this.db.pool.connect();
     try {
-      await refreshWindow(client, this.window, config, reads.keys(), new Map());
+      await refreshWindow(client, this.window, config, reads, new Map());
     } finally {
       client.release();
     }
