@@ -4,13 +4,13 @@
  * continuous aggregates and applies retention itself. Any number of workers can run against one
  * database; SIGTERM finishes the batch in hand and exits.
  */
-import { connectDatabase, databaseInfo, pruneCalculationRuns, queueDepth, refreshAggregates } from "@tidemark/db";
+import { connectDatabase, databaseInfo, queueDepth, refreshAggregates } from "@tidemark/db";
 import { pino } from "pino";
-import { CalculationScheduler } from "./calculations.ts";
 import { alertingEvaluator } from "./alerting-evaluator.ts";
+import { CalculationScheduler } from "./calculations.ts";
 import { EVALUATION_PHASES } from "./evaluator.ts";
-import { startNotifier } from "./notifier.ts";
 import { createWorkerMetrics, serveMetrics } from "./metrics.ts";
+import { startNotifier } from "./notifier.ts";
 import { OrganizationCache } from "./organization-cache.ts";
 import { SeriesWindow } from "./series-window.ts";
 
@@ -96,9 +96,6 @@ const loops = [
       metrics.phaseSeconds.inc({ phase }, (evaluator.phaseMs[phase] - reportedPhaseMs[phase]) / 1000);
       reportedPhaseMs[phase] = evaluator.phaseMs[phase];
     }
-  }),
-  every(3_600_000, "housekeeping", async () => {
-    await pruneCalculationRuns(db, 86_400_000);
   }),
 ];
 if (info.embedded && info.kind === "timescaledb") {

@@ -43,36 +43,33 @@ export interface DueRun {
 }
 
 /**
- * Claims due runs in one statement: the first worker to insert (service, due) runs it; a claim
- * whose worker died (lease lapsed, never finished) can be taken over. Returns the runs won.
+ * Claims due runs in one statement. A service's lease row holds its latest run: a later due
+ * instant replaces it, and the same instant is taken over only from a worker whose lease lapsed
+ * before it finished; so the first worker to claim a (service, due) runs it, and a run never
+ * goes back to an earlier instant. A service given twice keeps its latest instant. Returns the
+ * runs won.
  */
 export async function claimCalculationRuns(db: Database, runs: DueRun[], leaseMs: number): Promise<DueRun[]> {
   if (runs.length === 0) return [];
-  const { rows } = await db.pool.query<{ service_id: string; due_at: Date }>(
-    `INSERT INTO calculation_runs (service_id, due_at, claimed_until)
-     SELECT s, d, now() + make_interval(secs => $3::float8 / 1000) FROM unnest($1::uuid[], $2::timestamptz[]) AS r(s, d)
-     ON CONFLICT (service_id, due_at) DO UPDATE SET claimed_until = excluded.claimed_until
-       WHERE calculation_runs.finished_at IS NULL AND calculation_runs.claimed_until < now()
-     RETURNING service_id, due_at`,
+  const { rows } = await db.pool.query<{ service_id: string; due_ms: number }>(
+    `INSERT INTO calculation_leases AS l (service_id, due_at, claimed_until)
+     SELECT DISTINCT ON (s) s, d, now() + make_interval(secs => $3::float8 / 1000)
+     FROM unnest($1::uuid[], $2::timestamptz[]) AS r(s, d) ORDER BY s, d DESC
+     ON CONFLICT (service_id) DO UPDATE SET due_at = excluded.due_at, claimed_until = excluded.claimed_until, finished_at = NULL, error = NULL
+       WHERE excluded.due_at > l.due_at OR (excluded.due_at = l.due_at AND l.finished_at IS NULL AND l.claimed_until < now())
+     RETURNING service_id, extract(epoch FROM due_at)::float8 * 1000 AS due_ms`,
     [runs.map((r) => r.serviceId), runs.map((r) => r.dueAt.toISOString()), leaseMs],
   );
-  return rows.map((r) => ({ serviceId: r.service_id, dueAt: r.due_at }));
+  return rows.map((r) => ({ serviceId: r.service_id, dueAt: new Date(Math.round(r.due_ms)) }));
 }
 
+/** Records how claimed runs ended (error null: stored); a run already replaced by a later one is left alone. */
 export async function finishCalculationRuns(db: Database, runs: (DueRun & { error: string | null })[]): Promise<void> {
   if (runs.length === 0) return;
   await db.pool.query(
-    `UPDATE calculation_runs c SET finished_at = now(), error = r.e
+    `UPDATE calculation_leases l SET finished_at = now(), error = r.e
      FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS r(s, d, e)
-     WHERE c.service_id = r.s AND c.due_at = r.d`,
+     WHERE l.service_id = r.s AND l.due_at = r.d`,
     [runs.map((r) => r.serviceId), runs.map((r) => r.dueAt.toISOString()), runs.map((r) => r.error)],
   );
-}
-
-export async function pruneCalculationRuns(db: Database, olderThanMs: number): Promise<number> {
-  const { rowCount } = await db.pool.query(
-    `DELETE FROM calculation_runs WHERE finished_at IS NOT NULL AND due_at < now() - make_interval(secs => $1::float8 / 1000)`,
-    [olderThanMs],
-  );
-  return rowCount ?? 0;
 }

@@ -1,0 +1,156 @@
+import {
+  type CalculationService,
+  claimCalculationRuns,
+  type Database,
+  finishCalculationRuns,
+  importConfiguration,
+  ingestBatch,
+  loadCalculationServices,
+} from "@tidemark/db";
+import type { Configuration } from "@tidemark/model";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestOrg, testDatabase } from "../../../packages/db/test/helpers.ts";
+import { CalculationScheduler } from "../src/calculations.ts";
+import { OrganizationCache } from "../src/organization-cache.ts";
+import { SeriesWindow } from "../src/series-window.ts";
+
+/** bischeck:// calculations run once per due instant, however many workers there are. */
+
+let db: Database;
+beforeAll(async () => {
+  db = await testDatabase();
+});
+afterAll(async () => db.close());
+
+const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);
+const CALCULATIONS = ["avg0", "avg1", "avg2"];
+
+function configuration(): Configuration {
+  const item = (name: string, execStatement: string) => ({
+    name,
+    description: "",
+    execStatement,
+    thresholdClass: null,
+    serviceItemClass: null,
+    cacheMaxCount: null,
+    policy: null,
+  });
+  return {
+    hosts: [
+      {
+        name: "h",
+        alias: null,
+        description: "",
+        services: [
+          { name: "src", description: "", schedules: ["1M"], url: "shell://localhost", sendServiceData: true, items: [item("v", "x")] },
+          ...CALCULATIONS.map((name) => ({
+            name,
+            description: "",
+            schedules: ["1M"],
+            url: "bischeck://cache",
+            sendServiceData: true,
+            items: [item("avg", "avg(h-src-v[0:2])")],
+          })),
+        ],
+      },
+    ],
+  };
+}
+
+/** An organisation with a source series of three points and three calculations averaging them. */
+async function organization(): Promise<{ org: string; services: CalculationService[] }> {
+  const { organization } = await createTestOrg(db);
+  await importConfiguration(db, organization.id, configuration());
+  await ingestBatch(db, {
+    organizationId: organization.id,
+    agentId: null,
+    batch: { batchId: `b-${crypto.randomUUID()}`, results: [10, 20, 60].map((value, i) => ({ key: "h-src-v", ts: T0 + i * 1000, value })) },
+  });
+  const services = (await loadCalculationServices(db)).filter((s) => s.organizationId === organization.id);
+  expect(services.map((s) => s.service).sort()).toEqual(CALCULATIONS);
+  return { org: organization.id, services };
+}
+
+const scheduler = () => new CalculationScheduler(db, new OrganizationCache(db, 0), new SeriesWindow(), () => {});
+
+async function stored(org: string) {
+  const { rows } = await db.pool.query(
+    `SELECT s.key, p.ts, p.value FROM metric_points p JOIN series s ON s.id = p.series_id
+     WHERE s.organization_id = $1 AND s.key LIKE 'h-avg%' ORDER BY s.key, p.ts`,
+    [org],
+  );
+  return rows.map((r) => [r.key, r.ts.getTime(), r.value]);
+}
+
+async function lease(serviceId: string) {
+  const { rows } = await db.pool.query(`SELECT due_at, finished_at IS NOT NULL AS finished FROM calculation_leases WHERE service_id = $1`, [
+    serviceId,
+  ]);
+  return rows.map((r) => ({ due: r.due_at.getTime(), finished: r.finished }));
+}
+
+describe("calculations across workers", () => {
+  it("two workers given the same due runs: each runs once, its result stored once", async () => {
+    const { org, services } = await organization();
+    const due = T0 + 60_000;
+    const runs = services.map((service) => ({ service, dueMs: due }));
+    const [a, b] = [scheduler(), scheduler()];
+    const won = await Promise.all([a.runAll(runs), b.runAll(runs)]);
+    expect(won[0]! + won[1]!).toBe(3);
+    expect(a.stats.failures + b.stats.failures).toBe(0);
+    expect(await stored(org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, 30]));
+    // Done is done: the same instant is not run again, a later one is.
+    expect(await a.runAll(runs)).toBe(0);
+    expect(await b.runAll(services.map((service) => ({ service, dueMs: due + 60_000 })))).toBe(3);
+    expect((await stored(org)).length).toBe(6);
+  });
+});
+
+describe("calculation leases", () => {
+  const at = (minute: number) => new Date(T0 + minute * 60_000);
+
+  it("a due instant is won once while its lease holds, and taken over only when it lapsed unfinished", async () => {
+    const { services } = await organization();
+    const [s1, s2] = services.map((s) => s.serviceId);
+    expect(await claimCalculationRuns(db, [{ serviceId: s1!, dueAt: at(1) }], 60_000)).toHaveLength(1);
+    expect(await claimCalculationRuns(db, [{ serviceId: s1!, dueAt: at(1) }], 60_000)).toEqual([]);
+
+    // A lease that has already lapsed (its worker died): the next worker takes the run over.
+    expect(await claimCalculationRuns(db, [{ serviceId: s2!, dueAt: at(1) }], -1000)).toHaveLength(1);
+    expect(await claimCalculationRuns(db, [{ serviceId: s2!, dueAt: at(1) }], -1000)).toEqual([{ serviceId: s2, dueAt: at(1) }]);
+    await finishCalculationRuns(db, [{ serviceId: s2!, dueAt: at(1), error: null }]);
+    expect(await claimCalculationRuns(db, [{ serviceId: s2!, dueAt: at(1) }], 60_000)).toEqual([]);
+    expect(await lease(s2!)).toEqual([{ due: at(1).getTime(), finished: true }]);
+  });
+
+  it("runs go forward: an earlier instant is refused, a later one replaces a run still in flight", async () => {
+    const { services } = await organization();
+    const [s1, s2] = services.map((s) => s.serviceId);
+    await claimCalculationRuns(db, [{ serviceId: s1!, dueAt: at(2) }], 60_000);
+    expect(await claimCalculationRuns(db, [{ serviceId: s1!, dueAt: at(1) }], -1000)).toEqual([]);
+    expect(await claimCalculationRuns(db, [{ serviceId: s1!, dueAt: at(3) }], 60_000)).toEqual([{ serviceId: s1, dueAt: at(3) }]);
+    // The run at 2 finishing late does not mark the one at 3 done.
+    await finishCalculationRuns(db, [{ serviceId: s1!, dueAt: at(2), error: null }]);
+    expect(await lease(s1!)).toEqual([{ due: at(3).getTime(), finished: false }]);
+
+    // A service given twice in one claim keeps its latest instant.
+    expect(
+      await claimCalculationRuns(
+        db,
+        [
+          { serviceId: s2!, dueAt: at(5) },
+          { serviceId: s2!, dueAt: at(4) },
+        ],
+        60_000,
+      ),
+    ).toEqual([{ serviceId: s2, dueAt: at(5) }]);
+  });
+
+  it("a service's lease goes with the service", async () => {
+    const { services } = await organization();
+    const s1 = services[0]!.serviceId;
+    await claimCalculationRuns(db, [{ serviceId: s1, dueAt: at(1) }], 60_000);
+    await db.pool.query(`DELETE FROM services WHERE id = $1`, [s1]);
+    expect(await lease(s1)).toEqual([]);
+  });
+});
