@@ -119,6 +119,7 @@ export class Evaluator {
 
     const client = await this.db.pool.connect();
     let claimedIds: number[] = [];
+    let pipeline: WritePipeline | undefined;
     try {
       this.mark = performance.now();
       const work = await beginEvaluationClaimingWork(client, organizationId, this.id, this.maxQueueRows);
@@ -138,7 +139,7 @@ export class Evaluator {
       };
       // The database writes slice k while this process evaluates slice k + 1: on two cores
       // neither waits for the other (each used to take about half of a batch's time).
-      const pipeline = new WritePipeline(client);
+      pipeline = new WritePipeline(client);
       for (let start = 0; start === 0 || start < work.points.length; start += this.slicePoints) {
         const records = this.evaluateSlice(config, work.points.slice(start, start + this.slicePoints), states, known.bySeriesId);
         this.lap("evaluate");
@@ -159,6 +160,8 @@ export class Evaluator {
       for (const [seriesId, memory] of alerts) known.alerts.set(seriesId, memory);
       return { points: work.points.length, organizationId, moreQueued: work.moreQueued };
     } catch (error) {
+      // A statement may still be on the connection: the rollback goes after it.
+      await pipeline?.finish().catch(() => {});
       await client.query("ROLLBACK").catch(() => {});
       // A COMMIT that failed in transit may still have happened: what is remembered can no longer
       // be trusted to match item_states, so the next batch reads them again.

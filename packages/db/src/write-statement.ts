@@ -33,34 +33,34 @@ export class WriteStatement {
 }
 
 /**
- * A transaction's statements sent one after another without waiting for each: the server works
- * through one while the caller prepares the next, so database and caller overlap instead of
- * taking turns. The connection sends a queued statement only when the one before it is done,
- * and it learns that only when the caller lets I/O run: `yieldToConnection` between statements.
+ * A transaction's statements sent one after another without the caller waiting for each: the
+ * server works through one while the caller prepares the next, so database and caller overlap
+ * instead of taking turns. Each statement goes out when the one before it is done (a connection
+ * runs one query at a time), which the pipeline learns only when the caller lets I/O run:
+ * `yieldToConnection` between statements. Nothing is sent after a failure.
  */
 export class WritePipeline {
-  private readonly sent: Promise<void>[] = [];
+  private tail: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | undefined;
 
   constructor(private readonly client: pg.ClientBase) {}
 
   send(statement: WriteStatement): void {
-    const done = statement.run(this.client);
+    this.tail = this.tail.then(() => statement.run(this.client));
     // Handled at once, so that a failure waiting for `finish` is not an unhandled rejection.
-    done.catch((error: unknown) => {
+    this.tail.catch((error: unknown) => {
       this.failure ??= { error };
     });
-    this.sent.push(done);
   }
 
-  /** Lets the connection take its replies and send what is queued; throws a statement's failure as soon as it is known. */
+  /** Lets the connection take its replies and send the next statement; throws a statement's failure as soon as it is known. */
   async yieldToConnection(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.failure) throw this.failure.error;
   }
 
-  /** Waits until every statement sent is done; throws the first failure. */
+  /** Waits until every statement sent is done (or one failed); throws the first failure. */
   async finish(): Promise<void> {
-    await Promise.all(this.sent);
+    await this.tail;
   }
 }
