@@ -86,6 +86,7 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
   const perJobMs: number[] = [];
   const cycleCpuMs: number[] = [];
   const cycleWallMs: number[] = [];
+  const memoryAfterCycle: { rssMb: number; heapUsedMb: number; arrayBuffersMb: number }[] = [];
   let evaluated = 0;
   const runCycle = async (c: number) => {
     const t = start + c * INTERVAL_MS;
@@ -118,6 +119,11 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
     perJobMs.push(measured.wallMs / n);
     cycleCpuMs.push(measured.cpuMs);
     cycleWallMs.push(measured.wallMs);
+    // Under NODE_OPTIONS=--expose-gc the heap is collected first: what stays is what is live.
+    (globalThis as { gc?: () => void }).gc?.();
+    const memory = process.memoryUsage();
+    const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
+    memoryAfterCycle.push({ rssMb: mb(memory.rss), heapUsedMb: mb(memory.heapUsed), arrayBuffersMb: mb(memory.arrayBuffers) });
   };
   await runCycle(0);
   const meter = phaseMeter(evaluator);
@@ -151,6 +157,8 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
     thresholdEvaluationsPerSecond: Math.round((n * cycles) / (phases.evaluateMs / 1000)),
     evaluationMsPerCycleByPhase: meter.perCycle(cycles),
     pointsThroughEvaluationPerSecond: Math.round(evaluated / (phases.evaluateMs / 1000)),
+    // Flat from cycle to cycle when nothing leaks.
+    memoryAfterCycle,
     cpuPercentOfOneCoreAtThirtySecondInterval: Math.round((cpu / cycles / INTERVAL_MS) * 1000) / 10,
     rawInsertOfOneCycleMs: Math.round(raw.wallMs),
     cycleToRawInsertRatio: Math.round((wall / cycles / raw.wallMs) * 100) / 100,
@@ -162,7 +170,8 @@ export const scenario: BenchScenario = {
   needsDatabase: true,
   async run({ db, log }) {
     if (!db) throw new Error("needs a database");
-    if (process.env.BENCH_JOBS) return { custom: await runShape(db, Number(process.env.BENCH_JOBS), 20, 2, log) };
+    if (process.env.BENCH_JOBS)
+      return { custom: await runShape(db, Number(process.env.BENCH_JOBS), 20, Number(process.env.BENCH_CYCLES ?? 2), log) };
     const base = await runShape(db, 3000, 200, 5, log);
     log(`3000 jobs: ${JSON.stringify(base)}`);
     const times10 = await runShape(db, 30_000, 20, 3, log);

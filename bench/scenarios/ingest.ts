@@ -17,12 +17,18 @@ import type { BenchScenario } from "../scenario.ts";
  * Points per second end to end: agents' HTTP batches through the real ingest endpoint (Next.js,
  * token check, zod, idempotent batch, points + evaluation queue in one transaction) into the
  * hypertable, against the raw write rate of the same points straight into the table measured
- * in the same run (multi-row INSERT on the embedded server, COPY on real PostgreSQL).
+ * in the same run (multi-row INSERT on the embedded server, COPY on real PostgreSQL). The two
+ * are measured back to back in three rounds and the median round's ratio is reported: on this
+ * 2-vCPU VM a single pair varied from 0.63 to 1.13.
  */
 const SERIES = 100;
 const BATCH = 1000;
 const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 150);
 const CONCURRENCY = 4;
+/** End to end and raw measured back to back this many times; the ratio reported is the median round's. */
+const ROUNDS = 3;
+/** Each round's points are this much later than the previous round's. */
+const ROUND_SPAN_MS = ((BATCHES * BATCH) / SERIES) * 1000 + 60_000;
 
 function configuration(): Configuration {
   return {
@@ -30,13 +36,36 @@ function configuration(): Configuration {
       name: `node${i}`,
       alias: null,
       description: "",
-      services: [{ name: "cpu", description: "", schedules: ["10S"], url: "shell://localhost", sendServiceData: true, items: [{ name: "load", description: "", execStatement: "x", thresholdClass: null, serviceItemClass: null, cacheMaxCount: null, policy: null }] }],
+      services: [
+        {
+          name: "cpu",
+          description: "",
+          schedules: ["10S"],
+          url: "shell://localhost",
+          sendServiceData: true,
+          items: [
+            {
+              name: "load",
+              description: "",
+              execStatement: "x",
+              thresholdClass: null,
+              serviceItemClass: null,
+              cacheMaxCount: null,
+              policy: null,
+            },
+          ],
+        },
+      ],
     })),
   };
 }
 
 async function rawWrite(db: Database, seriesIds: number[], points: number, t0: number): Promise<number> {
-  const rows = Array.from({ length: points }, (_, i) => ({ seriesId: seriesIds[i % seriesIds.length]!, ts: new Date(t0 + Math.floor(i / seriesIds.length) * 1000), value: i }));
+  const rows = Array.from({ length: points }, (_, i) => ({
+    seriesId: seriesIds[i % seriesIds.length]!,
+    ts: new Date(t0 + Math.floor(i / seriesIds.length) * 1000),
+    value: i,
+  }));
   const start = performance.now();
   if (db.info.embedded) {
     for (let i = 0; i < rows.length; i += BATCH) await insertPoints(db, rows.slice(i, i + BATCH));
@@ -45,7 +74,10 @@ async function rawWrite(db: Database, seriesIds: number[], points: number, t0: n
     try {
       for (let i = 0; i < rows.length; i += BATCH) {
         const stream = client.query(copyFrom("COPY metric_points (series_id, ts, value) FROM STDIN"));
-        const text = rows.slice(i, i + BATCH).map((r) => `${r.seriesId}\t${r.ts.toISOString()}\t${r.value}\n`).join("");
+        const text = rows
+          .slice(i, i + BATCH)
+          .map((r) => `${r.seriesId}\t${r.ts.toISOString()}\t${r.value}\n`)
+          .join("");
         await new Promise<void>((resolve, reject) => {
           stream.on("finish", resolve);
           stream.on("error", reject);
@@ -67,7 +99,14 @@ export const scenario: BenchScenario = {
     const org = await benchOrganization(db);
     await importBench(db, org, configuration());
     const token = `tm_agent_${randomBytes(32).toString("base64url")}`;
-    await db.prisma.agent.create({ data: { organizationId: org, name: "bench", tokenPrefix: token.slice(0, 16), tokenHash: createHash("sha256").update(token).digest("hex") } });
+    await db.prisma.agent.create({
+      data: {
+        organizationId: org,
+        name: "bench",
+        tokenPrefix: token.slice(0, 16),
+        tokenHash: createHash("sha256").update(token).digest("hex"),
+      },
+    });
     const keys = Array.from({ length: SERIES }, (_, i) => `node${i}-cpu-load`);
 
     await ensureWebBuild(log);
@@ -80,43 +119,71 @@ export const scenario: BenchScenario = {
     try {
       await waitForHttp(`http://127.0.0.1:${port}/api/health`, 60_000);
       const t0 = Date.UTC(2026, 0, 1);
-      const body = (b: number) =>
+      const body = (round: number, b: number) =>
         JSON.stringify({
-          batchId: `bench-batch-${b}`,
-          results: Array.from({ length: BATCH }, (_, i) => ({ key: keys[i % SERIES]!, ts: t0 + (b * (BATCH / SERIES) + Math.floor(i / SERIES)) * 1000, value: i })),
+          batchId: `bench-batch-${round}-${b}`,
+          results: Array.from({ length: BATCH }, (_, i) => ({
+            key: keys[i % SERIES]!,
+            ts: t0 + round * ROUND_SPAN_MS + (b * (BATCH / SERIES) + Math.floor(i / SERIES)) * 1000,
+            value: i,
+          })),
         });
-      const post = (b: number) =>
-        fetch(`http://127.0.0.1:${port}/api/ingest`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body(b) });
-      await post(-1); // warm the route
-      let next = 0;
+      const post = (round: number, b: number) =>
+        fetch(`http://127.0.0.1:${port}/api/ingest`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: body(round, b),
+        });
+      await post(-1, 0); // warm the route
       let acknowledged = 0;
       let failedRequests = 0;
-      const server0 = db.info.embedded ? 0 : postgresServerCpuMs();
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next < BATCHES) {
-            const b = next++;
-            const response = await post(b);
-            if (response.ok) {
-              const { accepted } = (await response.json()) as { accepted: number };
-              acknowledged += accepted;
+      const rawIds = [
+        ...(
+          await ensureSeries(
+            db,
+            org,
+            keys.map((k) => `raw-${k}`),
+          )
+        ).values(),
+      ];
+      const rounds: { endToEnd: number; raw: number; ratio: number; serverCpuPercent: number | null }[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        let next = 0;
+        const server0 = db.info.embedded ? 0 : postgresServerCpuMs();
+        const started = performance.now();
+        await Promise.all(
+          Array.from({ length: CONCURRENCY }, async () => {
+            while (next < BATCHES) {
+              const b = next++;
+              const response = await post(round, b);
+              if (response.ok) {
+                const { accepted } = (await response.json()) as { accepted: number };
+                acknowledged += accepted;
+              } else {
+                failedRequests++;
+                if (failedRequests <= 3) log(`ingest: HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`);
+              }
             }
-            else {
-              failedRequests++;
-              if (failedRequests <= 3) log(`ingest: HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`);
-            }
-          }
-        }),
+          }),
+        );
+        const seconds = (performance.now() - started) / 1000;
+        const serverCpuMs = db.info.embedded ? null : postgresServerCpuMs() - server0;
+        const endToEnd = (BATCHES * BATCH) / seconds;
+        const raw = await rawWrite(db, rawIds, BATCHES * BATCH, t0 + round * ROUND_SPAN_MS);
+        rounds.push({
+          endToEnd: Math.round(endToEnd),
+          raw: Math.round(raw),
+          ratio: Math.round((endToEnd / raw) * 100) / 100,
+          serverCpuPercent: serverCpuMs === null ? null : Math.round((serverCpuMs / (seconds * 1000)) * 1000) / 10,
+        });
+        log(`ingest round ${round + 1}: ${Math.round(endToEnd)} points/s end to end, raw ${Math.round(raw)} points/s`);
+      }
+      const { rows } = await db.pool.query(
+        `SELECT count(*)::int AS n FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 AND p.ts >= $2 AND s.key NOT LIKE 'raw-%'`,
+        [org, new Date(t0)],
       );
-      const seconds = (performance.now() - started) / 1000;
-      const serverCpuMs = db.info.embedded ? null : postgresServerCpuMs() - server0;
-      const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 AND p.ts >= $2`, [org, new Date(t0)]);
-      const sent = BATCHES * BATCH;
-      const endToEnd = sent / seconds;
-      const rawIds = [...(await ensureSeries(db, org, keys.map((k) => `raw-${k}`))).values()];
-      const raw = await rawWrite(db, rawIds, sent, t0);
-      log(`ingest: ${Math.round(endToEnd)} points/s end to end, raw ${Math.round(raw)} points/s`);
+      const sent = ROUNDS * BATCHES * BATCH;
+      const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(ROUNDS / 2)]!;
       return {
         pointsSent: sent,
         pointsAcknowledged: acknowledged,
@@ -125,11 +192,12 @@ export const scenario: BenchScenario = {
         failedRequests,
         batchSize: BATCH,
         concurrentAgents: CONCURRENCY,
-        endToEndPointsPerSecond: Math.round(endToEnd),
         rawWrite: db.info.embedded ? "multi-row INSERT (unnest), batches of 1000" : "COPY, batches of 1000",
-        rawPointsPerSecond: Math.round(raw),
-        ratioToRaw: Math.round((endToEnd / raw) * 100) / 100,
-        postgresServerCpuPercentOfOneCore: serverCpuMs === null ? "inside the web process" : Math.round((serverCpuMs / (seconds * 1000)) * 1000) / 10,
+        rounds,
+        endToEndPointsPerSecond: median.endToEnd,
+        rawPointsPerSecond: median.raw,
+        ratioToRaw: median.ratio,
+        postgresServerCpuPercentOfOneCore: median.serverCpuPercent ?? "inside the web process",
       };
     } finally {
       web.kill("SIGTERM");
