@@ -27,7 +27,10 @@ export interface ThresholdResult {
   /** Local wall-clock hour and minute the threshold was read at. */
   readonly hour: number;
   readonly minute: number;
-  /** Bischeck-style text, written when read: a worker evaluates thousands of points a second and keeps the text of few. */
+  /**
+   * Bischeck-style text, written when read (a worker evaluates thousands of points a second and
+   * keeps the text of few): a getter, so spreading a result or JSON.stringify does not copy it.
+   */
   readonly explanation: string;
 }
 
