@@ -14,6 +14,7 @@ import { fail, say } from "./lib/log.ts";
 import { bin, DATA_DIR, REPO_ROOT, sharedDir } from "./lib/paths.ts";
 import { isPortFree } from "./lib/ports.ts";
 import { ProcessGroup, waitForHttp } from "./lib/processes.ts";
+import { ensureSystemPackages, START_PACKAGES } from "./lib/system-packages.ts";
 
 const started = Date.now();
 const port = Number(process.env.PORT ?? 3000);
@@ -27,6 +28,12 @@ async function main() {
     fail(`Port ${port} is already in use: stop what is using it, or start Tidemark on another port with PORT=3001 npm start.`);
   }
   await ensurePrismaClient(say);
+  try {
+    // The local agent runs Debian's monitoring plugins: installed before anything starts.
+    ensureSystemPackages(START_PACKAGES, say);
+  } catch (error) {
+    say(`warning: ${error instanceof Error ? error.message : String(error)} — the local agent's checks will fail until then`);
+  }
   const prepared = await prepareDatabase({ dataDir: DATA_DIR, embeddedPort, log: say });
   stopEmbedded = () => prepared.embedded?.stop();
   // Tools and browser tests that need the database read its URL here (the embedded port varies).

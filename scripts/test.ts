@@ -2,25 +2,53 @@
  * `npm test`: the type check of every workspace; unit tests; integration tests against the embedded TimescaleDB and again against
  * plain PostgreSQL (the machine's Debian cluster, started if stopped); the embedded server's own
  * tests; and the browser tests in Debian's Chromium against a freshly started Tidemark.
- * `npm test -- types unit integration plain e2e` runs only the named phases.
+ * `npm test -- types unit integration plain e2e` runs only the named phases. The Debian packages the
+ * requested phases need are installed once, before the first phase. `npm test -- fresh` first
+ * removes the ones it installs (Chromium, the monitoring plugins), then runs every phase: the proof
+ * that a fresh machine passes on its first run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensurePrismaClient } from "./lib/build.ts";
-import { CHROMIUM, ensureChromium } from "./lib/chromium.ts";
+import { CHROMIUM } from "./lib/chromium.ts";
 import { prepareDatabase } from "./lib/database.ts";
 import { say } from "./lib/log.ts";
 import { bin, REPO_ROOT } from "./lib/paths.ts";
 import { dropPlainPostgres, preparePlainPostgres } from "./lib/postgres-local.ts";
 import { freePort } from "./lib/ports.ts";
 import { waitForHttp } from "./lib/processes.ts";
+import {
+  CHROMIUM_PACKAGE,
+  ensureSystemPackages,
+  FRESH_REMOVABLE,
+  MONITORING_PLUGINS,
+  POSTGRESQL_SERVER,
+  removeSystemPackages,
+  type SystemPackage,
+} from "./lib/system-packages.ts";
 
 const PHASES = ["types", "unit", "integration", "plain", "e2e"] as const;
 type Phase = (typeof PHASES)[number];
-const requested = process.argv.slice(2).filter((a): a is Phase => (PHASES as readonly string[]).includes(a));
+const args = process.argv.slice(2);
+const unknown = args.filter((a) => a !== "fresh" && !(PHASES as readonly string[]).includes(a));
+if (unknown.length) {
+  process.stderr.write(`[tidemark] unknown test phase ${unknown.join(", ")}: use ${PHASES.join(", ")} or fresh\n`);
+  process.exit(2);
+}
+const fresh = args.includes("fresh");
+const requested = args.filter((a): a is Phase => (PHASES as readonly string[]).includes(a));
 const phases = new Set<Phase>(requested.length ? requested : PHASES);
+
+/** Which Debian packages each phase needs (the e2e phase runs `npm start`, whose local agent runs plugins). */
+const PHASE_PACKAGES: Record<Phase, readonly SystemPackage[]> = {
+  types: [],
+  unit: [MONITORING_PLUGINS],
+  integration: [MONITORING_PLUGINS],
+  plain: [MONITORING_PLUGINS, POSTGRESQL_SERVER],
+  e2e: [MONITORING_PLUGINS, CHROMIUM_PACKAGE],
+};
 
 interface Tally {
   passed: number;
@@ -123,7 +151,6 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 async function browserTests() {
   say("── browser tests (Playwright, Debian Chromium)");
-  ensureChromium(say);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tidemark-e2e-"));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), TIDEMARK_DATA_DIR: dataDir, TIDEMARK_DEMO_DAYS: "3" };
@@ -156,6 +183,11 @@ async function browserTests() {
 async function main() {
   const started = Date.now();
   await ensurePrismaClient(say);
+  if (fresh) removeSystemPackages(FRESH_REMOVABLE, say);
+  const needed = [...new Set([...phases].flatMap((phase) => PHASE_PACKAGES[phase]))];
+  say("── system packages");
+  const installed = ensureSystemPackages(needed, say);
+  if (!installed.length) say(`all present: ${needed.map((p) => p.name).join(", ") || "none needed"}`);
   if (phases.has("types")) await typecheck();
   if (phases.has("unit")) await vitest("unit", "unit", []);
   if (phases.has("integration")) await integrationOnEmbedded();

@@ -1,6 +1,6 @@
 import type { AgentConfig } from "@tidemark/protocol";
 import { type AgentRuntime, BenchServer, cpuSeconds, memoryMb, sleep, spawnBenchAgent } from "../../apps/agent/bench/loopback.ts";
-import { ensureMonitoringPlugins } from "../../apps/agent/test/plugins.ts";
+import { ensureSystemPackages, MONITORING_PLUGINS } from "../../scripts/lib/system-packages.ts";
 import type { BenchScenario } from "../scenario.ts";
 
 /**
@@ -70,8 +70,8 @@ export const scenario: BenchScenario = {
   name: "agent",
   needsDatabase: false,
   async run({ log }) {
-    // Every check runs Debian's check_dummy: installed here when missing, as the tests do.
-    ensureMonitoringPlugins();
+    // Every check runs Debian's check_dummy: installed before the measurement when missing.
+    ensureSystemPackages([MONITORING_PLUGINS], log);
     return {
       checks: CHECKS,
       schedule: "1M",

@@ -1,6 +1,6 @@
 import type { AgentConfig } from "@tidemark/protocol";
 import { BenchServer, memoryMb, sleep, spawnBenchAgent } from "../../apps/agent/bench/loopback.ts";
-import { ensureMonitoringPlugins } from "../../apps/agent/test/plugins.ts";
+import { ensureSystemPackages, MONITORING_PLUGINS } from "../../scripts/lib/system-packages.ts";
 import type { BenchScenario } from "../scenario.ts";
 
 /**
@@ -47,8 +47,8 @@ export const scenario: BenchScenario = {
   name: "reload",
   needsDatabase: false,
   async run({ log }) {
-    // Every check runs Debian's check_dummy: installed here when missing, as the tests do.
-    ensureMonitoringPlugins();
+    // Every check runs Debian's check_dummy: installed before the measurement when missing.
+    ensureSystemPackages([MONITORING_PLUGINS], log);
     const server = new BenchServer((after) => (after < PUSHES ? configFor(after + 1) : null));
     const agent = await spawnBenchAgent(await server.start(), "bundle");
     try {

@@ -1,7 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { CHROMIUM_PACKAGE, ensureSystemPackages } from "./system-packages.ts";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM = CHROMIUM_PACKAGE.provides;
 
 /** How the browser tests and the render benchmark run it: root in a container, no GPU, nothing in the background. */
 export const CHROMIUM_ARGS = [
@@ -14,16 +13,7 @@ export const CHROMIUM_ARGS = [
   "--disable-quic",
 ];
 
-/** Playwright cannot download its browser here; Debian's Chromium is installed instead. */
+/** Playwright cannot download its browser here; Debian's Chromium is installed instead (once, up front). */
 export function ensureChromium(log: (m: string) => void): void {
-  if (existsSync(CHROMIUM)) return;
-  if (process.getuid?.() !== 0) {
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with sudo apt-get install -y chromium, or set CHROMIUM_PATH.`);
-  }
-  log("installing Debian's Chromium for the browser tests");
-  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
-  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], {
-    stdio: "inherit",
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-  });
+  ensureSystemPackages([CHROMIUM_PACKAGE], log);
 }

@@ -5,7 +5,7 @@ import { type Database, ensureAgentChecks } from "@tidemark/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabase } from "../../../packages/db/test/helpers.ts";
 import { AgentProcess, LoopbackServer, signedInCaller, waitFor } from "./harness.ts";
-import { ensureMonitoringPlugins, PLUGINS } from "./plugins.ts";
+import { requireMonitoringPlugins, PLUGINS } from "./plugins.ts";
 
 let db: Database;
 let server: LoopbackServer;
@@ -13,7 +13,7 @@ const stateDirs: string[] = [];
 const agents: AgentProcess[] = [];
 
 beforeAll(async () => {
-  ensureMonitoringPlugins();
+  requireMonitoringPlugins();
   db = await testDatabase();
   server = new LoopbackServer(db);
   await server.start();

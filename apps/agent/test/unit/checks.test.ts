@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonPath, runHttpCheck } from "../../src/checks/http.ts";
 import { shellRunner } from "../../src/checks/shell.ts";
 import { ShellWorkerPool } from "../../src/checks/shell-workers.ts";
-import { ensureMonitoringPlugins, PLUGINS } from "../plugins.ts";
+import { requireMonitoringPlugins, PLUGINS } from "../plugins.ts";
 
 const check = (url: string, items: [string, string][], timeoutMs = 5000): AgentCheck => ({
   id: "h-s",
@@ -22,7 +22,7 @@ const runShellCheck = shellRunner(workers);
 let server: http.Server;
 let port: number;
 beforeAll(async () => {
-  ensureMonitoringPlugins();
+  requireMonitoringPlugins();
   server = http.createServer((req, res) => {
     if (req.url === "/json")
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data: { queue: [{ depth: 17 }] } }));
