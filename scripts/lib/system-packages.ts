@@ -50,6 +50,8 @@ export function missingPackages(packages: readonly SystemPackage[]): SystemPacka
 }
 
 const aptEnv = () => ({ ...process.env, DEBIAN_FRONTEND: "noninteractive" });
+/** Another apt run (unattended upgrades, a second checkout's tests) holds the lock: wait for it rather than fail. */
+const APT_LOCK_WAIT = ["-o", "DPkg::Lock::Timeout=600"];
 
 /**
  * Installs the missing ones (as root; otherwise says what to run and throws). Returns the names
@@ -65,8 +67,8 @@ export function ensureSystemPackages(packages: readonly SystemPackage[], log: (m
   }
   const started = Date.now();
   log(`installing Debian packages: ${list}`);
-  execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env: aptEnv() });
-  execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...names], { stdio: "inherit", env: aptEnv() });
+  execFileSync("apt-get", [...APT_LOCK_WAIT, "update", "-qq"], { stdio: "inherit", env: aptEnv() });
+  execFileSync("apt-get", [...APT_LOCK_WAIT, "install", "-y", "-qq", "--no-install-recommends", ...names], { stdio: "inherit", env: aptEnv() });
   const still = missingPackages(missing);
   if (still.length) throw new Error(`apt-get installed ${names.join(" ")} but ${still.map((p) => p.provides).join(", ")} is still missing`);
   log(`installed ${names.join(", ")} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -79,7 +81,7 @@ export function removeSystemPackages(packages: readonly SystemPackage[], log: (m
   const installed = packages.filter((p) => existsSync(p.provides)).map((p) => p.name);
   if (!installed.length) return log("fresh: none of the test command's Debian packages is installed");
   log(`fresh: removing ${installed.join(", ")}`);
-  execFileSync("apt-get", ["remove", "-y", "-qq", ...installed], { stdio: "inherit", env: aptEnv() });
+  execFileSync("apt-get", [...APT_LOCK_WAIT, "remove", "-y", "-qq", ...installed], { stdio: "inherit", env: aptEnv() });
   const left = packages.filter((p) => existsSync(p.provides));
   if (left.length) throw new Error(`fresh: ${left.map((p) => p.provides).join(", ")} is still present after apt-get remove`);
 }
