@@ -1,5 +1,10 @@
-/** `npx tsx scripts/migrate.ts`: apply the migrations to DATABASE_URL (docker-compose's migrate step). */
+/**
+ * `npx tsx scripts/migrate.ts`: apply the migrations to DATABASE_URL (docker-compose's migrate
+ * step); with TIDEMARK_SEED_DEMO=1 also seed the demo organisation once (without NAB's series,
+ * which live outside the image).
+ */
 import { connectDatabase, migrate } from "@tidemark/db";
+import { seedDemo } from "@tidemark/db/seed";
 import { MIGRATIONS_DIR } from "@tidemark/db/paths";
 import { fail, say } from "./lib/log.ts";
 
@@ -10,8 +15,9 @@ try {
   const client = await db.pool.connect();
   const result = await migrate(client, MIGRATIONS_DIR);
   client.release();
-  await db.close();
   say(`${result.kind}: ${result.applied.length} migrations applied, ${result.alreadyApplied} already applied`);
+  if (process.env.TIDEMARK_SEED_DEMO === "1" && (await seedDemo(db, { nabDir: null, log: say }))) say("demo organisation seeded");
+  await db.close();
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }

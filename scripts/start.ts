@@ -34,6 +34,11 @@ async function main() {
   } catch (error) {
     say(`warning: ${error instanceof Error ? error.message : String(error)} — the local agent's checks will fail until then`);
   }
+  // The web build reads no database: it runs while the database starts and the demo is seeded
+  // (the two use different resources — Next's compilers and the database server — so a first start
+  // takes the longer of the two, not their sum).
+  const webBuild = ensureWebBuild(say);
+  webBuild.catch(() => undefined); // awaited below; a failure before then must not be unhandled
   const prepared = await prepareDatabase({ dataDir: DATA_DIR, embeddedPort, log: say });
   stopEmbedded = () => prepared.embedded?.stop();
   // Tools and browser tests that need the database read its URL here (the embedded port varies).
@@ -50,7 +55,7 @@ async function main() {
   const localAgentEnv = await provisionLocalAgent(db, { dataDir: DATA_DIR, organizationSlug: DEMO_ORG.slug, webPort: port });
   await db.close();
 
-  await ensureWebBuild(say);
+  await webBuild;
 
   let shuttingDown = false;
   const group = new ProcessGroup((name, code, restartInMs) => {

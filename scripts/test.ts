@@ -21,6 +21,7 @@ import { freePort } from "./lib/ports.ts";
 import { waitForHttp } from "./lib/processes.ts";
 import {
   CHROMIUM_PACKAGE,
+  DOCKER_COMPOSE,
   ensureSystemPackages,
   FRESH_REMOVABLE,
   MONITORING_PLUGINS,
@@ -45,7 +46,7 @@ const phases = new Set<Phase>(requested.length ? requested : PHASES);
 const PHASE_PACKAGES: Record<Phase, readonly SystemPackage[]> = {
   types: [],
   unit: [MONITORING_PLUGINS],
-  integration: [MONITORING_PLUGINS],
+  integration: [MONITORING_PLUGINS, DOCKER_COMPOSE],
   plain: [MONITORING_PLUGINS, POSTGRESQL_SERVER],
   e2e: [MONITORING_PLUGINS, CHROMIUM_PACKAGE],
 };

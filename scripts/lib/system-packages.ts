@@ -35,15 +35,21 @@ export const POSTGRESQL_SERVER: SystemPackage = {
   for: "the plain-PostgreSQL integration run",
 };
 
+export const DOCKER_COMPOSE: SystemPackage = {
+  name: "docker-compose",
+  provides: "/usr/bin/docker-compose",
+  for: "the check of docker-compose.yml (no Docker engine needed)",
+};
+
 /** What `npm test` needs, in the order it is installed. */
-export const TEST_PACKAGES: readonly SystemPackage[] = [MONITORING_PLUGINS, CHROMIUM_PACKAGE, POSTGRESQL_SERVER];
+export const TEST_PACKAGES: readonly SystemPackage[] = [MONITORING_PLUGINS, CHROMIUM_PACKAGE, POSTGRESQL_SERVER, DOCKER_COMPOSE];
 /** What `npm start` needs: the local agent's plugins. */
 export const START_PACKAGES: readonly SystemPackage[] = [MONITORING_PLUGINS];
 /**
  * What `npm test -- fresh` removes to prove the test command installs them itself. The PostgreSQL
  * server stays: removing it would take the machine's clusters with it.
  */
-export const FRESH_REMOVABLE: readonly SystemPackage[] = [MONITORING_PLUGINS, CHROMIUM_PACKAGE];
+export const FRESH_REMOVABLE: readonly SystemPackage[] = [MONITORING_PLUGINS, CHROMIUM_PACKAGE, DOCKER_COMPOSE];
 
 export function missingPackages(packages: readonly SystemPackage[]): SystemPackage[] {
   return packages.filter((p) => !existsSync(p.provides));

@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# One multi-stage build for Tidemark's three processes (targets web, worker, agent) and the
+# one-off migrate step. Each image installs its own node_modules (no host folders mounted), runs
+# the same entry points as `npm start`, and runs as the unprivileged `node` user.
+
+# ── every workspace's dependencies, installed as the README does (npm ci trips over optional
+#    platform packages npm leaves out of the lock)
+FROM node:22-bookworm-slim AS source
+ENV NEXT_TELEMETRY_DISABLED=1 PRISMA_HIDE_UPDATE_MESSAGE=1
+WORKDIR /app
+COPY . .
+RUN npm install --no-audit --no-fund && npm cache clean --force
+
+# ── the schema migrations, and the demo organisation when TIDEMARK_SEED_DEMO=1
+FROM source AS migrate
+USER node
+CMD ["node_modules/.bin/tsx", "scripts/migrate.ts"]
+
+# ── the web app: a production `next build`, once, at image build time
+FROM source AS web
+RUN cd apps/web && ../../node_modules/.bin/next build && chown -R node:node .next
+USER node
+WORKDIR /app/apps/web
+EXPOSE 3000
+CMD ["../../node_modules/.bin/next", "start", "-p", "3000"]
+
+# ── the worker
+FROM source AS worker
+USER node
+WORKDIR /app/apps/worker
+CMD ["../../node_modules/.bin/tsx", "src/main.ts"]
+
+# ── the collector agent, with Debian's monitoring plugins for its shell checks
+FROM source AS agent
+RUN apt-get update -qq \
+ && apt-get install -y -qq --no-install-recommends monitoring-plugins-basic \
+ && rm -rf /var/lib/apt/lists/*
+USER node
+WORKDIR /app/apps/agent
+# The agent's node options (apps/agent/src/node-options.ts) size its young generation.
+CMD ["../../node_modules/.bin/tsx", "--max-semi-space-size=1", "src/main.ts"]
