@@ -1,78 +1,22 @@
 import { type Database, ingestBatch, insertPoints, loadCalculationServices } from "@tidemark/db";
-import type { Configuration } from "@tidemark/model";
 import { CalculationScheduler } from "../../apps/worker/src/calculations.ts";
 import { alertingEvaluator } from "../../apps/worker/src/alerting-evaluator.ts";
 import { drainQueue } from "../../apps/worker/src/evaluator.ts";
 import { phaseMeter } from "../lib/evaluation-phases.ts";
 import { OrganizationCache } from "../../apps/worker/src/organization-cache.ts";
 import { SeriesWindow } from "../../apps/worker/src/series-window.ts";
-import { benchOrganization, expressionPolicy, importBench, prefill } from "../lib/fixtures.ts";
+import { BISCHECK_042_INTERVAL_MS as INTERVAL_MS, bischeck042Configuration as configuration, randKeys as randKeysOf } from "../lib/bischeck-042.ts";
+import { benchOrganization, importBench, prefill } from "../lib/fixtures.ts";
 import { profiled } from "../lib/profile.ts";
 import { cpuMs, summarize } from "../lib/stats.ts";
 import type { BenchScenario } from "../scenario.ts";
 
-/**
- * Bischeck 0.4.2's published benchmark shape (seeds/000): N service jobs every 30 s, each an
- * average over another job's last ten cached points, with a Twenty4Hour threshold on each
- * (Bischeck's benchmark/ configuration). Every cycle: the N random-number checks arrive through
- * the ingest path, the N bischeck:// calculations run, and the worker evaluates all 2N points.
- */
-const INTERVAL_MS = 30_000;
-
-function configuration(n: number): Configuration {
-  const threshold = expressionPolicy("avg($$HOSTNAME$$-rand-number[10:19])", ">", 5, 10);
-  return {
-    hosts: Array.from({ length: n }, (_, i) => ({
-      name: `host${i}`,
-      alias: null,
-      description: "",
-      services: [
-        {
-          name: "rand",
-          description: "",
-          schedules: ["30S"],
-          url: "shell://localhost",
-          sendServiceData: true,
-          items: [
-            {
-              name: "number",
-              description: "",
-              execStatement: "10.0",
-              thresholdClass: null,
-              serviceItemClass: "Random",
-              cacheMaxCount: 200,
-              policy: null,
-            },
-          ],
-        },
-        {
-          name: "avgrand",
-          description: "",
-          schedules: ["30S"],
-          url: "bischeck://cache",
-          sendServiceData: true,
-          items: [
-            {
-              name: "avg",
-              description: "",
-              execStatement: "avg($$HOSTNAME$$-rand-number[0:9])",
-              thresholdClass: "Twenty4HourThreshold",
-              serviceItemClass: "CalculateOnCache",
-              cacheMaxCount: 200,
-              policy: threshold,
-            },
-          ],
-        },
-      ],
-    })),
-  };
-}
-
+/** Bischeck 0.4.2's shape (bench/lib/bischeck-042.ts) driven cycle by cycle inside this process, as fast as it goes. */
 async function runShape(db: Database, n: number, cachePoints: number, cycles: number, log: (m: string) => void) {
   const org = await benchOrganization(db);
   await importBench(db, org, configuration(n));
   const start = Math.floor(Date.now() / INTERVAL_MS) * INTERVAL_MS - cycles * INTERVAL_MS;
-  const randKeys = Array.from({ length: n }, (_, i) => `host${i}-rand-number`);
+  const randKeys = randKeysOf(n);
   await prefill(db, org, randKeys, cachePoints, INTERVAL_MS, start, (i) => 5 + (i % 10));
   log(`${n} jobs: configuration and ${n * cachePoints} cached points ready`);
 

@@ -1,0 +1,164 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Database, ingestBatch, queueDepth } from "@tidemark/db";
+import { memoryMb, sleep } from "../../apps/agent/bench/loopback.ts";
+import { REPO_ROOT } from "../../scripts/lib/paths.ts";
+import { BISCHECK_042_INTERVAL_MS as INTERVAL_MS, bischeck042Configuration, randKeys } from "../lib/bischeck-042.ts";
+import { benchOrganization, importBench, prefill } from "../lib/fixtures.ts";
+import type { BenchScenario } from "../scenario.ts";
+
+/**
+ * The worker's memory in its production shape (issue 22): the worker runs as its own process, as
+ * `npm start` starts it, on Bischeck 0.4.2's shape (bench/lib/bischeck-042.ts) in real time: every
+ * 30 s the N random checks arrive through the ingest path, the worker runs the N bischeck://
+ * calculations on their schedule and evaluates all 2N points. After each cycle has been evaluated
+ * the worker is asked (SIGUSR2, bench/lib/heap-probe.mjs) to collect garbage and report its live heap;
+ * RSS is read from /proc. The slope over the cycles after warm-up says whether anything grows.
+ *
+ * `BENCH_JOBS=N` runs one size; `BENCH_SECONDS` sets the length of each size's run (the one-hour
+ * soak: `BENCH_SECONDS=3600 BENCH_JOBS=3000`, not run in CI).
+ * Targets: ≤ 150 MB RSS at 3 000 jobs, ≤ 600 MB at 30 000, heap slope ~0 after warm-up.
+ */
+
+const WARMUP_CYCLES = 2;
+const mb = (bytes: number) => Math.round(bytes / 104_857.6) / 10;
+
+interface Sample {
+  cycle: number;
+  rssMb: number;
+  heapAfterGcMb: number;
+  evaluatedWithinMs: number;
+}
+
+/** Least-squares slope of y over x, per hour when x is in ms. */
+function slopePerHour(samples: { at: number; y: number }[]): number | null {
+  if (samples.length < 2) return null;
+  const n = samples.length;
+  const mx = samples.reduce((a, s) => a + s.at, 0) / n;
+  const my = samples.reduce((a, s) => a + s.y, 0) / n;
+  const sxy = samples.reduce((a, s) => a + (s.at - mx) * (s.y - my), 0);
+  const sxx = samples.reduce((a, s) => a + (s.at - mx) ** 2, 0);
+  return sxx === 0 ? null : Math.round((sxy / sxx) * 3_600_000 * 10) / 10;
+}
+
+function startWorker(databaseUrl: string, probeFile: string): ChildProcess {
+  // node itself (not the tsx wrapper, which would be a second process): /proc and SIGUSR2 reach the worker.
+  return spawn(
+    process.execPath,
+    [...(process.env.BENCH_WORKER_NODE_FLAGS?.split(" ").filter(Boolean) ?? []), "--expose-gc", "--import", "tsx", "--import", path.join(REPO_ROOT, "bench", "lib", "heap-probe.mjs"), path.join(REPO_ROOT, "apps", "worker", "src", "main.ts")],
+    {
+      cwd: path.join(REPO_ROOT, "apps", "worker"),
+      env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_HEAP_PROBE_FILE: probeFile, LOG_LEVEL: "warn" },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+}
+
+async function probeHeap(worker: ChildProcess, probeFile: string): Promise<number> {
+  const before = readLines(probeFile).length;
+  worker.kill("SIGUSR2");
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    const lines = readLines(probeFile);
+    if (lines.length > before) return (JSON.parse(lines.at(-1)!) as { heapUsed: number }).heapUsed;
+    await sleep(50);
+  }
+  throw new Error("the worker did not answer the heap probe within 30 s");
+}
+
+function readLines(file: string): string[] {
+  try {
+    return readFileSync(file, "utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** Both the random checks and the calculated items of the cycle starting at `t` are stored, and nothing is queued. */
+async function cycleEvaluated(db: Database, org: string, n: number, t: number): Promise<boolean> {
+  const { rows } = await db.pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM metric_points p JOIN series s ON s.id = p.series_id
+      WHERE s.organization_id = $1 AND p.ts >= $2 AND p.ts < $3`,
+    [org, new Date(t), new Date(t + INTERVAL_MS)],
+  );
+  return (rows[0]?.n ?? 0) >= 2 * n && (await queueDepth(db)).rows === 0;
+}
+
+async function runSize(db: Database, databaseUrl: string, n: number, seconds: number, log: (m: string) => void) {
+  const org = await benchOrganization(db);
+  await importBench(db, org, bischeck042Configuration(n));
+  const keys = randKeys(n);
+  const firstCycle = Math.ceil(Date.now() / INTERVAL_MS) * INTERVAL_MS;
+  await prefill(db, org, keys, n >= 30_000 ? 20 : 200, INTERVAL_MS, firstCycle, (i) => 5 + (i % 10));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "tidemark-worker-memory-"));
+  const probeFile = path.join(dir, "heap.jsonl");
+  const worker = startWorker(databaseUrl, probeFile);
+  const samples: Sample[] = [];
+  const cycles = Math.max(WARMUP_CYCLES + 2, Math.floor(seconds / (INTERVAL_MS / 1000)));
+  try {
+    const rssAtStart = memoryMb(worker.pid!).rss;
+    for (let c = 0; c < cycles; c++) {
+      const t = Math.ceil(Date.now() / INTERVAL_MS) * INTERVAL_MS;
+      await sleep(t - Date.now());
+      for (let i = 0; i < n; i += 5000) {
+        await ingestBatch(db, {
+          organizationId: org,
+          agentId: null,
+          batch: { batchId: `memory-${t}-${i}`, results: keys.slice(i, i + 5000).map((key, j) => ({ key, ts: t, value: 5 + ((c + i + j) % 10) })) },
+        });
+      }
+      while (!(await cycleEvaluated(db, org, n, t))) {
+        if (Date.now() > t + 2 * INTERVAL_MS) throw new Error(`cycle ${c} at ${n} jobs was not evaluated within two intervals`);
+        await sleep(100);
+      }
+      const evaluatedWithinMs = Date.now() - t;
+      const heap = await probeHeap(worker, probeFile);
+      const sample = { cycle: c, rssMb: memoryMb(worker.pid!).rss, heapAfterGcMb: mb(heap), evaluatedWithinMs };
+      samples.push(sample);
+      log(`${n} jobs, cycle ${c}: ${JSON.stringify(sample)}`);
+    }
+    const steady = samples.filter((s) => s.cycle >= WARMUP_CYCLES);
+    const peakRssMb = memoryMb(worker.pid!).peak;
+    const maxRss = Math.max(...steady.map((s) => s.rssMb));
+    const target = n >= 30_000 ? 600 : 150;
+    return {
+      jobs: n,
+      cycles,
+      intervalSeconds: INTERVAL_MS / 1000,
+      workerRssAtStartMb: rssAtStart,
+      workerPeakRssMb: peakRssMb,
+      workerRssMaxAfterWarmupMb: maxRss,
+      heapAfterGcSlopeMbPerHour: slopePerHour(steady.map((s, i) => ({ at: i * INTERVAL_MS, y: s.heapAfterGcMb }))),
+      rssSlopeMbPerHour: slopePerHour(steady.map((s, i) => ({ at: i * INTERVAL_MS, y: s.rssMb }))),
+      perCycle: samples,
+      goals: { [`rssAtMost${target}Mb`]: maxRss <= target },
+    };
+  } finally {
+    await new Promise<void>((resolve) => {
+      if (worker.exitCode !== null) return resolve();
+      worker.once("exit", () => resolve());
+      worker.kill("SIGTERM");
+      setTimeout(() => worker.kill("SIGKILL"), 15_000).unref();
+    });
+    // Leave the next size an empty database: the worker of the next size must not evaluate this one.
+    await db.pool.query(`DELETE FROM organizations WHERE id = $1`, [org]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const scenario: BenchScenario = {
+  name: "worker-memory",
+  needsDatabase: true,
+  async run({ db, log }) {
+    if (!db) throw new Error("needs a database");
+    const databaseUrl = db.url;
+    const seconds = Number(process.env.BENCH_SECONDS ?? 150);
+    if (process.env.BENCH_JOBS) return { custom: await runSize(db, databaseUrl, Number(process.env.BENCH_JOBS), seconds, log) };
+    return {
+      bischeck: { heapMb: 145, jobs: 3000 },
+      x1: await runSize(db, databaseUrl, 3000, seconds, log),
+      x10: await runSize(db, databaseUrl, 30_000, seconds, log),
+    };
+  },
+};
