@@ -12,6 +12,7 @@ import {
   WritePipeline,
   WriteStatement,
 } from "@tidemark/db";
+import { itemState, PLUGIN_MAX_SOFT, pluginState } from "@tidemark/alerts";
 import { evaluateThreshold, INITIAL_HARD_STATE, nextHardState } from "@tidemark/thresholds";
 import type pg from "pg";
 import { EvaluatedPoint } from "./evaluated-point.ts";
@@ -211,7 +212,8 @@ export class Evaluator {
       const item = config.bySeriesId.get(seriesId);
       if (!item) continue;
       wanted.add(item.seriesKey);
-      if (!item.policy) continue;
+      // Without a threshold, an item still takes the states its plugin reports (unless told not to).
+      if (!item.policy && item.stateSource === "threshold") continue;
       for (const key of config.readsBySeriesId.get(seriesId) ?? []) wanted.add(key);
       if (!known.has(seriesId)) unknownStates.push(seriesId);
     }
@@ -234,20 +236,25 @@ export class Evaluator {
       const item = config.bySeriesId.get(point.seriesId);
       if (!item) continue;
       this.window.append(item.seriesKey, point.ts, point.value);
-      if (!item.policy) continue;
+      const plugin = point.status == null ? null : pluginState(point.status);
+      if (!item.policy && plugin === null) continue;
       const previous = states.get(point.seriesId) ?? known.get(point.seriesId);
       // A point older than the last evaluated one is stored but cannot rewind the state machine.
       if (previous && point.ts <= previous.ts) continue;
-      const result = evaluateThreshold(item.policy, {
-        at: point.ts,
-        value: point.value,
-        // The item itself is the macros object: the same one every time, so resolved keys are cached.
-        context: { data: this.window, macros: item, unknownSeries: "null" },
-      });
+      const result = item.policy
+        ? evaluateThreshold(item.policy, {
+            at: point.ts,
+            value: point.value,
+            // The item itself is the macros object: the same one every time, so resolved keys are cached.
+            context: { data: this.window, macros: item, unknownSeries: "null" },
+          })
+        : null;
+      const state = itemState(item.stateSource, result?.state ?? null, plugin);
+      if (state === null) continue;
       const track = previous ? { state: previous.state, hardState: previous.hardState, count: previous.softCount } : INITIAL_HARD_STATE;
-      const step = nextHardState(track, result.state, item.policy.maxSoft);
+      const step = nextHardState(track, state, item.policy?.maxSoft ?? PLUGIN_MAX_SOFT);
       const changed = !previous || previous.state !== step.state || step.hardChanged;
-      records.push(new EvaluatedPoint(point.seriesId, point.ts, point.value, step, result, changed));
+      records.push(new EvaluatedPoint(point.seriesId, point.ts, point.value, step, result, changed, point.status, point.output));
       states.set(point.seriesId, {
         seriesId: point.seriesId,
         ts: point.ts,

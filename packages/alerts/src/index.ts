@@ -15,6 +15,15 @@ export {
 } from "./machine.ts";
 export { type EvaluationOutcome, evaluationOutcomeSchema } from "./outcome.ts";
 export { type ItemAlertSettings, itemAlertSettingsSchema } from "./settings.ts";
+export {
+  DEFAULT_STATE_SOURCE,
+  itemState,
+  PLUGIN_MAX_SOFT,
+  pluginExplanation,
+  pluginState,
+  STATE_SOURCES,
+  type StateSource,
+} from "./plugin-state.ts";
 export { severityRank, worseOf } from "./severity.ts";
 export {
   isSilenced,
