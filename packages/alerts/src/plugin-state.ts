@@ -1,4 +1,5 @@
 import type { State } from "@tidemark/thresholds";
+import { STALE_STATUS } from "./freshness.ts";
 import { worseOf } from "./severity.ts";
 
 /**
@@ -40,5 +41,7 @@ export function itemState(source: StateSource, threshold: State | null, plugin: 
 /** How the plugin's part reads in an explanation, an alert's detail and a notification. */
 export function pluginExplanation(exitCode: number, output: string | null | undefined): string {
   const text = output?.trim();
+  // A result the worker made up for missing data says why, and nothing about a plugin.
+  if (exitCode === STALE_STATUS) return text || "stale";
   return `plugin ${pluginState(exitCode)} (exit ${exitCode})${text ? `: ${text}` : ""}`;
 }

@@ -206,7 +206,8 @@ export async function configurationRevision(db: Database, organizationId: string
     `SELECT concat_ws(':',
        (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM service_items WHERE organization_id = $1),
        (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM threshold_policies WHERE organization_id = $1),
-       (SELECT count(*) FROM threshold_periods p JOIN threshold_policies t ON t.id = p.policy_id WHERE t.organization_id = $1)
+       (SELECT count(*) FROM threshold_periods p JOIN threshold_policies t ON t.id = p.policy_id WHERE t.organization_id = $1),
+       (SELECT count(*) || '/' || coalesce(max(created_at)::text, '') FROM agents WHERE organization_id = $1)
      ) AS rev`,
     [organizationId],
   );

@@ -17,3 +17,8 @@ ALTER TABLE "service_items" ADD COLUMN "state_source" TEXT NOT NULL DEFAULT 'wor
   CHECK ("state_source" IN ('threshold', 'plugin', 'worst'));
 ALTER TABLE "service_items" ADD COLUMN "stale_after_intervals" INTEGER NOT NULL DEFAULT 3
   CHECK ("stale_after_intervals" BETWEEN 1 AND 1000);
+
+-- Freshness: when each series last stored a point (kept by ingest), so that the worker can tell
+-- an item that stopped reporting without reading the hypertable, and the API can show ages.
+ALTER TABLE "series" ADD COLUMN "last_ts" TIMESTAMPTZ(3);
+UPDATE "series" s SET "last_ts" = (SELECT max(p."ts") FROM "metric_points" p WHERE p."series_id" = s."id");
