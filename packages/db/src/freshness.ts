@@ -13,11 +13,15 @@ export interface FreshnessItem {
   lastTs: number;
   schedules: string[];
   staleAfterIntervals: number;
-  /** The agent that runs the item's service; null for calculations (the worker runs them) and unassigned services. */
+  /** The agent that runs the item's service; null for calculations (the worker runs them). */
   agentId: string | null;
 }
 
-/** Every item that has had data, with its schedules and agent (all organisations: the worker serves them all). */
+/**
+ * Every item that has had data and runs somewhere (a calculation, or a service assigned to an
+ * agent), with its schedules and agent; all organisations, as the worker serves them all. An item
+ * of a service that runs nowhere expects no data (it is flagged as running nowhere instead).
+ */
 export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]> {
   const { rows } = await db.pool.query<{
     organization_id: string;
@@ -35,7 +39,7 @@ export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]>
      JOIN services s ON s.id = i.service_id
      JOIN organizations o ON o.id = i.organization_id
      JOIN series se ON se.organization_id = i.organization_id AND se.key = i.series_key
-     WHERE se.last_ts IS NOT NULL`,
+     WHERE se.last_ts IS NOT NULL AND (s.url LIKE 'bischeck://%' OR s.agent_id IS NOT NULL)`,
   );
   return rows.map((r) => ({
     organizationId: r.organization_id,
