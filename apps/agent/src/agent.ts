@@ -95,7 +95,7 @@ export class Agent {
     const saved = loadAppliedConfig(this.appliedFile);
     if (saved) {
       try {
-        this.scheduler.apply(saved.checks);
+        this.scheduler.apply(saved.checks, saved.timeZone);
         this.applied = saved;
         log.info({ version: saved.version, checks: saved.checks.length }, "running the configuration applied before the restart");
       } catch (error) {
@@ -126,7 +126,7 @@ export class Agent {
   /** Applies a configuration as a whole or not at all; returns the status to report. */
   apply(config: AgentConfig): AgentStatus {
     try {
-      this.scheduler.apply(config.checks);
+      this.scheduler.apply(config.checks, config.timeZone);
     } catch (error) {
       this.metrics.applies.inc({ outcome: "failed" });
       const message = error instanceof Error ? error.message : String(error);

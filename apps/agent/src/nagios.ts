@@ -1,13 +1,19 @@
 /**
- * The Nagios plugin protocol: exit code 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (anything else is
- * UNKNOWN too), a first line for people, and performance data after `|`:
- * `label=value[UOM];warn;crit;min;max`, labels quoted with `'` when they contain spaces.
+ * The Nagios plugin protocol (the Nagios plugin development guidelines): exit code 0 OK,
+ * 1 WARNING, 2 CRITICAL, 3 UNKNOWN (anything else is UNKNOWN too), a first line for people, and
+ * performance data after `|`: `'label'=value[UOM];[warn];[crit];[min];[max]`, space-separated,
+ * labels quoted with `'` when they hold spaces (`''` is a quote inside), the value `U` when the
+ * plugin could not determine it. A value that is not a number (`3,5`) is an error reported with
+ * its label, never read as a different number.
  */
 
 export interface PerfValue {
   label: string;
-  value: number;
+  /** null: `U` (undetermined), or a malformed entry (see `error`). */
+  value: number | null;
   uom: string;
+  /** Why the entry could not be read. */
+  error?: string;
 }
 
 export interface PluginOutput {
@@ -38,26 +44,45 @@ export function parsePluginOutput(stdout: string, exitCode: number | null): Plug
   return { status: pluginStatus(exitCode), summary: firstText.trim(), perfdata: perfParts.flatMap(parsePerfdata) };
 }
 
-const PERF_ENTRY = /\s*('(?:[^']|'')+'|[^=\s]+)=([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)([a-zA-Z%/]*)(?:;[^\s]*)?/y;
+/** A label: quoted (`''` inside is a quote) or bare (no space, `=` or quote). */
+const LABEL = /('(?:[^']|'')+'|[^='\s]+)=/y;
+/** The value and its unit, up to the end of the entry (a space, or `;` and the warn/crit/min/max fields). */
+const VALUE = /(U|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)([a-zA-Z%]*)(?=;|\s|$)/y;
+/** The rest of an entry: a quoted label may hold spaces, nothing else does. */
+const ENTRY_REST = /\S*/y;
 
 export function parsePerfdata(text: string): PerfValue[] {
   const values: PerfValue[] = [];
-  PERF_ENTRY.lastIndex = 0;
   let pos = 0;
   while (pos < text.length) {
-    PERF_ENTRY.lastIndex = pos;
-    const match = PERF_ENTRY.exec(text);
-    if (!match) {
-      // Skip a malformed entry (plugins do emit them) and carry on with the next one.
-      const next = text.indexOf(" ", pos + 1);
-      if (next < 0) break;
-      pos = next;
+    if (/\s/.test(text[pos]!)) {
+      pos++;
       continue;
     }
-    const raw = match[1] as string;
-    const label = raw.startsWith("'") ? raw.slice(1, -1).replace(/''/g, "'") : raw;
-    values.push({ label, value: Number(match[2]), uom: match[3] ?? "" });
-    pos = PERF_ENTRY.lastIndex;
+    LABEL.lastIndex = pos;
+    const label = LABEL.exec(text);
+    const valueAt = label ? LABEL.lastIndex : pos;
+    ENTRY_REST.lastIndex = valueAt;
+    const rest = ENTRY_REST.exec(text)![0];
+    const end = ENTRY_REST.lastIndex;
+    if (!label) {
+      values.push({ label: rest, value: null, uom: "", error: `"${rest}" is not label=value` });
+      pos = end;
+      continue;
+    }
+    const raw = label[1]!;
+    const name = raw.startsWith("'") ? raw.slice(1, -1).replace(/''/g, "'") : raw;
+    VALUE.lastIndex = valueAt;
+    const value = VALUE.exec(text);
+    if (value) values.push({ label: name, value: value[1] === "U" ? null : Number(value[1]), uom: value[2] ?? "" });
+    else
+      values.push({
+        label: name,
+        value: null,
+        uom: "",
+        error: `${name}: "${rest.split(";")[0]}" is not a number (digits, "-" and "." and a unit)`,
+      });
+    pos = end;
   }
   return values;
 }
@@ -86,8 +111,12 @@ export function parseShellExec(exec: string): ShellExec {
   return { command: trimmed, label: null };
 }
 
-/** The item's value from a plugin run: the labelled perfdata value (or the first); null when absent. */
-export function pickValue(output: PluginOutput, label: string | null): number | null {
+/**
+ * The item's value from a plugin run: the labelled perfdata entry (or the first); null when
+ * absent or `U`. A malformed entry gives its error instead of a value.
+ */
+export function pickValue(output: PluginOutput, label: string | null): { value: number | null; error?: string } {
   const entry = label === null ? output.perfdata[0] : output.perfdata.find((p) => p.label === label);
-  return entry ? entry.value : null;
+  if (!entry) return { value: null };
+  return entry.error ? { value: null, error: entry.error } : { value: entry.value };
 }

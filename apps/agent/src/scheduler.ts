@@ -1,9 +1,9 @@
 import type { AgentCheck, CheckResult } from "@tidemark/protocol";
-import { Cron } from "croner";
+import { fireTimes, type FireTimes } from "@tidemark/schedule";
 import type { CheckRunner } from "./checks/types.ts";
 import { IntervalWheel } from "./interval-wheel.ts";
 import { ConcurrencyLimiter } from "./limiter.ts";
-import { CRON_JITTER_MS, firstDelay, parseSchedule, QUARTZ_OPTIONS, type Schedule } from "./schedule.ts";
+import { CRON_JITTER_MS, firstDelay, parseSchedule, type Schedule } from "./schedule.ts";
 
 export interface SchedulerEvents {
   results(results: CheckResult[], check: AgentCheck, durationMs: number): void;
@@ -43,16 +43,54 @@ export function planChecks(checks: readonly AgentCheck[], runners: (check: Agent
   for (const planned of plan.values()) {
     for (const s of planned.schedules) {
       if (s.kind !== "after") continue;
-      const leader = plan.get(s.checkId);
-      if (!leader) problems.push(`${planned.check.id}: after:${s.checkId} names no check of this agent`);
+      const leader = plan.get(s.service);
+      if (!leader) problems.push(`${planned.check.id}: after:${s.service} names no check of this agent`);
       else leader.followers.push(planned.check);
     }
   }
+  const cycle = followerCycle(plan);
+  if (cycle) problems.push(`run-after schedules loop: ${cycle.join(" → ")}`);
   if (problems.length)
     throw new Error(
       `configuration refused: ${problems.slice(0, 10).join("; ")}${problems.length > 10 ? ` (and ${problems.length - 10} more)` : ""}`,
     );
   return plan;
+}
+
+/** A chain of after: schedules that comes back to where it started (it would run for ever), or null. */
+function followerCycle(plan: Map<string, PlannedCheck>): string[] | null {
+  const done = new Set<string>();
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const visit = (id: string): string[] | null => {
+    if (onPath.has(id)) return [...path.slice(path.indexOf(id)), id];
+    if (done.has(id)) return null;
+    onPath.add(id);
+    path.push(id);
+    for (const follower of plan.get(id)?.followers ?? []) {
+      const cycle = visit(follower.id);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    onPath.delete(id);
+    done.add(id);
+    return null;
+  };
+  for (const id of plan.keys()) {
+    const cycle = visit(id);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+/** A cron schedule's next run, waited for in steps so that a clock set back or forward is noticed. */
+interface ArmedCron {
+  timer: NodeJS.Timeout | null;
+}
+
+export interface SchedulerOptions {
+  /** The longest single timer a cron schedule sleeps on before looking at the clock again. */
+  maxTimerMs?: number;
 }
 
 /**
@@ -66,7 +104,8 @@ export class Scheduler {
   private readonly intervals = new IntervalWheel<PlannedCheck>((planned) => this.enqueue(planned, this.generation));
   /** Cron runs waiting out their jitter. */
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly crons = new Set<Cron>();
+  private readonly crons = new Set<ArmedCron>();
+  private readonly maxTimerMs: number;
   /** Check ids queued or running: a check never overlaps itself. */
   private readonly busy = new Set<string>();
   private readonly limiter: ConcurrencyLimiter;
@@ -76,8 +115,10 @@ export class Scheduler {
     concurrency: number,
     private readonly events: SchedulerEvents,
     private readonly runners: (check: AgentCheck) => CheckRunner | null,
+    options: SchedulerOptions = {},
   ) {
     this.limiter = new ConcurrencyLimiter(concurrency);
+    this.maxTimerMs = options.maxTimerMs ?? 60_000;
   }
 
   get checkCount(): number {
@@ -93,8 +134,13 @@ export class Scheduler {
     return this.limiter.active;
   }
 
-  apply(checks: readonly AgentCheck[]): void {
+  /** Applies checks whose cron schedules are read in `timeZone` (the organisation's). */
+  apply(checks: readonly AgentCheck[], timeZone = "UTC"): void {
     const plan = planChecks(checks, this.runners);
+    const times = new Map<string, FireTimes>();
+    for (const planned of plan.values())
+      for (const schedule of planned.schedules)
+        if (schedule.kind === "cron" && !times.has(schedule.expression)) times.set(schedule.expression, fireTimes(schedule, { timeZone })!);
     this.stop();
     this.plan = plan;
     const generation = this.generation;
@@ -110,7 +156,7 @@ export class Scheduler {
         else byExpression.set(schedule.expression, [planned]);
       }
     }
-    for (const [expression, checks] of byExpression) this.armCron(expression, checks, generation);
+    for (const [expression, checks] of byExpression) this.armCron(times.get(expression)!, checks, generation);
   }
 
   /** Stops every timer and forgets queued runs; runs in flight finish. */
@@ -119,7 +165,7 @@ export class Scheduler {
     this.intervals.clear();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    for (const cron of this.crons) cron.stop();
+    for (const cron of this.crons) if (cron.timer) clearTimeout(cron.timer);
     this.crons.clear();
     for (const id of this.limiter.queuedIds()) this.busy.delete(id);
     this.limiter.dropQueued();
@@ -134,8 +180,15 @@ export class Scheduler {
     return true;
   }
 
-  private armCron(expression: string, checks: PlannedCheck[], generation: number): void {
-    const cron = new Cron(expression, { ...QUARTZ_OPTIONS, paused: false }, () => {
+  /**
+   * Sleeps until the next fire time (in steps of at most maxTimerMs, re-reading the clock), runs
+   * the checks, and arms the fire time after that. Runs missed while the process slept are not
+   * made up: the next one is the first after now.
+   */
+  private armCron(times: FireTimes, checks: PlannedCheck[], generation: number): void {
+    const armed: ArmedCron = { timer: null };
+    this.crons.add(armed);
+    const fire = () => {
       for (const planned of checks) {
         const jitter = setTimeout(() => {
           this.timers.delete(jitter);
@@ -143,8 +196,24 @@ export class Scheduler {
         }, firstDelay(CRON_JITTER_MS));
         this.timers.add(jitter);
       }
-    });
-    this.crons.add(cron);
+    };
+    const waitFor = (at: number) => {
+      const delay = at - Date.now();
+      if (delay > 0) {
+        armed.timer = setTimeout(() => waitFor(at), Math.min(delay, this.maxTimerMs));
+        return;
+      }
+      fire();
+      armFrom(Math.max(at, Date.now()));
+    };
+    const armFrom = (after: number) => {
+      const next = times.next(after);
+      if (next === null) {
+        armed.timer = null;
+        this.crons.delete(armed);
+      } else waitFor(next);
+    };
+    armFrom(Date.now());
   }
 
   private enqueue(planned: PlannedCheck, generation: number): void {

@@ -126,17 +126,23 @@ describe("deploying to real agent processes on loopback", () => {
     await process.start();
     await waitFor("applied after start", async () => (await caller.deploy.progress({ version: 1 })).done);
 
+    // A bad schedule does not get as far as the agent: the deploy refuses it, saying where.
     await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
       { name: "dummy", url: "shell://localhost", schedules: ["0 0 25 ? * MON"], items: [dummyCheck] },
     ]);
-    await caller.deploy.deploy({ message: "broken schedule" });
+    await expect(caller.deploy.deploy({ message: "broken schedule" })).rejects.toThrow(/hours must be 0–23, not 25 \(at character 5\)/);
+    // What only the agent can know (a run-after naming no check of its own) it refuses, with its reason.
+    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
+      { name: "dummy", url: "shell://localhost", schedules: ["after:elsewhere-svc"], items: [dummyCheck] },
+    ]);
+    await caller.deploy.deploy({ message: "follows a service the agent does not run" });
     const failed = await waitFor("v2 failed", async () => {
       const target = (await caller.deploy.progress({ version: 2 })).targets[0];
       return target?.status === "failed" ? target : null;
     }).catch((error: unknown) => {
       throw new Error(`${String(error)}\nagent log:\n${process.log}`);
     });
-    expect(failed.lastError).toMatch(/not a Quartz cron expression/);
+    expect(failed.lastError).toMatch(/after:elsewhere-svc names no check of this agent/);
     expect((await process.health()).configVersion).toBe(1);
     await process.stop();
   });

@@ -5,8 +5,10 @@ import {
   type DueRun,
   finishCalculationRuns,
   ingestBatch,
+  latestServiceResults,
   loadCalculationServices,
 } from "@tidemark/db";
+import { checkId } from "@tidemark/config-render";
 import { evaluate } from "@tidemark/expr";
 import type { CheckResult } from "@tidemark/protocol";
 import { sourceNeeds } from "./history-needs.ts";
@@ -20,6 +22,10 @@ interface Scheduled {
   schedules: Schedule[];
   lastDue: number;
 }
+
+/** A service as `after:` schedules name it, within its organisation. */
+const serviceKey = (organizationId: string, service: string) => `${organizationId}\0${service}`;
+const keyOf = (service: CalculationService) => serviceKey(service.organizationId, checkId(service.host, service.service));
 
 type Macros = { host: string; service: string; item: string };
 
@@ -36,6 +42,10 @@ function itemIdentity(service: CalculationService, item: CalculationService["ite
  */
 export class CalculationScheduler {
   private scheduled = new Map<string, Scheduled>();
+  /** Calculations scheduled `after:` a service, by that service's key. */
+  private followers = new Map<string, Scheduled[]>();
+  /** Services followed that the worker does not run (agents run them): when each last stored a result. */
+  private agentLeaders = new Map<string, { organizationId: string; service: string; lastResult: number | null }>();
   /** The series each item's expression reads, by host, service, item and source: resolved once, not at every run. */
   private readsByItem = new Map<string, string[]>();
   private loadedAt = Number.NEGATIVE_INFINITY;
@@ -56,7 +66,7 @@ export class CalculationScheduler {
       const schedules: Schedule[] = [];
       for (const text of service.schedules) {
         try {
-          schedules.push(parseSchedule(text, service.serviceId));
+          schedules.push(parseSchedule(text, service.serviceId, service.timeZone));
         } catch (error) {
           this.log({ service: `${service.host}-${service.service}`, schedule: text, err: String(error) }, "schedule ignored");
         }
@@ -65,6 +75,20 @@ export class CalculationScheduler {
     }
     this.scheduled = next;
     this.loadedAt = now;
+    const calculations = new Set([...next.values()].map((e) => keyOf(e.service)));
+    const followers = new Map<string, Scheduled[]>();
+    const agentLeaders = new Map<string, { organizationId: string; service: string; lastResult: number | null }>();
+    for (const entry of next.values()) {
+      for (const schedule of entry.schedules) {
+        if (schedule.kind !== "after") continue;
+        const leader = serviceKey(entry.service.organizationId, schedule.service);
+        followers.set(leader, [...(followers.get(leader) ?? []), entry]);
+        if (!calculations.has(leader))
+          agentLeaders.set(leader, this.agentLeaders.get(leader) ?? { organizationId: entry.service.organizationId, service: schedule.service, lastResult: null });
+      }
+    }
+    this.followers = followers;
+    this.agentLeaders = agentLeaders;
     const current = new Set<string>();
     for (const { service } of next.values()) for (const item of service.items) current.add(itemIdentity(service, item));
     for (const identity of this.readsByItem.keys()) if (!current.has(identity)) this.readsByItem.delete(identity);
@@ -101,12 +125,35 @@ export class CalculationScheduler {
       entry.lastDue = dueMs;
       due.push({ entry, dueMs });
     }
-    // `after:host-service` schedules run right after the service they follow.
-    const ran = new Set(due.map((d) => `${d.entry.service.host}-${d.entry.service.service}`));
-    for (const entry of this.scheduled.values()) {
-      if (entry.schedules.some((s) => s.kind === "after" && ran.has(s.service))) due.push({ entry, dueMs: now });
+    // `after:host-service` schedules run right after the service they follow (a calculation, or a
+    // service an agent runs), in chains of any depth, each service at most once per tick.
+    const ran: { key: string; dueMs: number }[] = due.map((d) => ({ key: keyOf(d.entry.service), dueMs: d.dueMs }));
+    ran.push(...(await this.agentLeadersThatReported()));
+    const running = new Set(due.map((d) => d.entry.service.serviceId));
+    for (let i = 0; i < ran.length; i++) {
+      for (const follower of this.followers.get(ran[i]!.key) ?? []) {
+        if (running.has(follower.service.serviceId)) continue;
+        running.add(follower.service.serviceId);
+        // The leader's due time, so that every worker claims the same run.
+        due.push({ entry: follower, dueMs: ran[i]!.dueMs });
+        ran.push({ key: keyOf(follower.service), dueMs: ran[i]!.dueMs });
+      }
     }
     return this.runAll(due.map((d) => ({ service: d.entry.service, dueMs: d.dueMs })));
+  }
+
+  /** Agent-run services followed by calculations that stored a newer result since the last look (not at the first look). */
+  private async agentLeadersThatReported(): Promise<{ key: string; dueMs: number }[]> {
+    if (this.agentLeaders.size === 0) return [];
+    const latest = await latestServiceResults(this.db, [...this.agentLeaders.values()]);
+    const reported: { key: string; dueMs: number }[] = [];
+    for (const [key, leader] of this.agentLeaders) {
+      const ts = latest.get(key);
+      if (ts === undefined) continue;
+      if (leader.lastResult !== null && ts > leader.lastResult) reported.push({ key, dueMs: ts });
+      leader.lastResult = ts;
+    }
+    return reported;
   }
 
   /** Claims, computes and stores runs; returns how many this worker won. */

@@ -1,3 +1,4 @@
+import { pluginExplanation } from "@tidemark/alerts";
 import type { EvaluationRecord } from "@tidemark/db";
 import type { HardStateStep, ThresholdResult } from "@tidemark/thresholds";
 
@@ -20,19 +21,26 @@ export class EvaluatedPoint implements EvaluationRecord {
     readonly ts: number,
     readonly value: number | null,
     step: HardStateStep,
-    private readonly result: ThresholdResult,
+    /** Null when the item has no threshold and its state is the plugin's. */
+    private readonly result: ThresholdResult | null,
     readonly changed: boolean,
+    /** The plugin's exit code and first output line, when the result carried them. */
+    private readonly pluginStatus?: number | null,
+    private readonly pluginOutput?: string | null,
   ) {
     this.state = step.state;
     this.hardState = step.hardState;
     this.softCount = step.count;
     this.hard = step.hardChanged;
-    this.threshold = result.threshold;
-    this.warning = result.warning;
-    this.critical = result.critical;
+    this.threshold = result?.threshold ?? null;
+    this.warning = result?.warning ?? null;
+    this.critical = result?.critical ?? null;
   }
 
+  /** The threshold's explanation and the plugin's output, so both show in the alert detail and in notifications. */
   get explanation(): string {
-    return this.result.explanation;
+    const plugin = this.pluginStatus == null ? null : pluginExplanation(this.pluginStatus, this.pluginOutput);
+    if (!this.result) return plugin ?? "";
+    return plugin ? `${this.result.explanation}; ${plugin}` : this.result.explanation;
   }
 }

@@ -12,6 +12,7 @@ import {
   WritePipeline,
   WriteStatement,
 } from "@tidemark/db";
+import { itemState, PLUGIN_MAX_SOFT, pluginState, STALE_STATUS } from "@tidemark/alerts";
 import { evaluateThreshold, INITIAL_HARD_STATE, nextHardState } from "@tidemark/thresholds";
 import type pg from "pg";
 import { EvaluatedPoint } from "./evaluated-point.ts";
@@ -211,7 +212,7 @@ export class Evaluator {
       const item = config.bySeriesId.get(seriesId);
       if (!item) continue;
       wanted.add(item.seriesKey);
-      if (!item.policy) continue;
+      // Items without a threshold have states too: their plugin's, or stale.
       for (const key of config.readsBySeriesId.get(seriesId) ?? []) wanted.add(key);
       if (!known.has(seriesId)) unknownStates.push(seriesId);
     }
@@ -233,21 +234,30 @@ export class Evaluator {
     for (const point of points) {
       const item = config.bySeriesId.get(point.seriesId);
       if (!item) continue;
-      this.window.append(item.seriesKey, point.ts, point.value);
-      if (!item.policy) continue;
+      // A result the worker made up for missing data is no data: it stays out of the window.
+      const stale = point.status === STALE_STATUS;
+      if (!stale) this.window.append(item.seriesKey, point.ts, point.value);
+      const plugin = point.status == null ? null : pluginState(point.status);
       const previous = states.get(point.seriesId) ?? known.get(point.seriesId);
       // A point older than the last evaluated one is stored but cannot rewind the state machine.
       if (previous && point.ts <= previous.ts) continue;
-      const result = evaluateThreshold(item.policy, {
-        at: point.ts,
-        value: point.value,
-        // The item itself is the macros object: the same one every time, so resolved keys are cached.
-        context: { data: this.window, macros: item, unknownSeries: "null" },
-      });
+      const result = item.policy && !stale
+        ? evaluateThreshold(item.policy, {
+            at: point.ts,
+            value: point.value,
+            // The item itself is the macros object: the same one every time, so resolved keys are cached.
+            context: { data: this.window, macros: item, unknownSeries: "null" },
+          })
+        : null;
+      // Stale is UNKNOWN whatever the item's state source, and hard at once: the intervals without data were the wait.
+      let state = stale ? "UNKNOWN" : itemState(item.stateSource, result?.state ?? null, plugin);
+      // An item whose only state came from going stale is OK when data comes again.
+      if (state === null && previous) state = "OK";
+      if (state === null) continue;
       const track = previous ? { state: previous.state, hardState: previous.hardState, count: previous.softCount } : INITIAL_HARD_STATE;
-      const step = nextHardState(track, result.state, item.policy.maxSoft);
+      const step = nextHardState(track, state, stale ? 1 : (item.policy?.maxSoft ?? PLUGIN_MAX_SOFT));
       const changed = !previous || previous.state !== step.state || step.hardChanged;
-      records.push(new EvaluatedPoint(point.seriesId, point.ts, point.value, step, result, changed));
+      records.push(new EvaluatedPoint(point.seriesId, point.ts, point.value, step, result, changed, point.status, point.output));
       states.set(point.seriesId, {
         seriesId: point.seriesId,
         ts: point.ts,

@@ -9,6 +9,7 @@ import { pino } from "pino";
 import { alertingEvaluator } from "./alerting-evaluator.ts";
 import { CalculationScheduler } from "./calculations.ts";
 import { EVALUATION_PHASES } from "./evaluator.ts";
+import { FreshnessWatch } from "./freshness.ts";
 import { createWorkerMetrics, serveMetrics } from "./metrics.ts";
 import { startNotifier } from "./notifier.ts";
 import { OrganizationCache } from "./organization-cache.ts";
@@ -30,6 +31,7 @@ const organizations = new OrganizationCache(db, 5000, (org) => scheduler?.source
 // evaluator has not reached yet into its window (its `[0]` is always the point being evaluated).
 scheduler = new CalculationScheduler(db, organizations, new SeriesWindow(), (event, message) => log.warn(event, message));
 const evaluator = alertingEvaluator(db, organizations, window);
+const freshness = new FreshnessWatch(db, (event, message) => log.info(event, message));
 const reportedPhaseMs = { ...evaluator.phaseMs };
 const info = await databaseInfo(db.pool);
 let stopping = false;
@@ -86,6 +88,10 @@ const loops = [
   evaluationLoop(),
   every(1000, "calculations", async () => {
     metrics.calculations.inc(await scheduler.tick());
+  }),
+  // Stale items and silent agents: made-up UNKNOWN results through the evaluation queue.
+  every(5000, "freshness", async () => {
+    await freshness.tick();
   }),
   every(5000, "queue-metrics", async () => {
     const depth = await queueDepth(db);

@@ -1,4 +1,4 @@
-import { configurationRevision, type Database, type EvaluatedItem, loadEvaluatedItems } from "@tidemark/db";
+import { configurationRevision, type Database, type EvaluatedItem, loadAgentHeartbeatItems, loadEvaluatedItems } from "@tidemark/db";
 import { type HistoryNeeds, mergeNeed, policyNeeds, sourceNeeds } from "./history-needs.ts";
 
 /** What the evaluator knows about one organisation's configuration. */
@@ -36,7 +36,8 @@ export class OrganizationCache {
       entry.checkedAt = now;
       return entry.config;
     }
-    const items = await loadEvaluatedItems(this.db, organizationId);
+    // Agents are items too, for their own alerts (when they stop calling in).
+    const items = [...(await loadEvaluatedItems(this.db, organizationId)), ...(await loadAgentHeartbeatItems(this.db, organizationId))];
     const needs: HistoryNeeds = new Map();
     const readsBySeriesId = new Map<number, string[]>();
     for (const item of items) {

@@ -1,55 +1,37 @@
-import { intervalMs } from "@tidemark/model";
-import { Cron } from "croner";
+import { type FireTimes, fireTimes, parseSchedule as parseShared } from "@tidemark/schedule";
 
 /**
- * A service's schedule, Bischeck's three kinds: an interval (`30S`, `5M`, `1H`), a Quartz cron
- * expression (`0 15 10 ? * MON-FRI`, read in UTC), or `after:host-service`.
+ * A calculation's schedule as the worker runs it: fire times from @tidemark/schedule (the module
+ * the agent and the API use: intervals, and Quartz cron read in the organisation's time zone),
+ * or `after:host-service`.
  */
-export type Schedule =
-  | { kind: "interval"; periodMs: number; offsetMs: number }
-  | { kind: "cron"; cron: Cron }
-  | { kind: "after"; service: string };
+export type Schedule = { kind: "timed"; times: FireTimes } | { kind: "after"; service: string };
 
 /**
  * Bischeck starts an interval schedule at a random offset inside the interval, so that services
  * do not all run at once. The offset here is derived from the service id, so every worker
  * computes the same due times and a run is claimed once.
  */
-function offsetFor(id: string, periodMs: number): number {
+function offsetFor(id: string): number {
   let hash = 2_166_136_261;
   for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 16_777_619) >>> 0;
-  return hash % periodMs;
+  return hash;
 }
 
-export function parseSchedule(text: string, serviceId: string): Schedule {
-  const periodMs = intervalMs(text);
-  if (periodMs !== null) {
-    if (periodMs <= 0) throw new Error(`schedule ${text}: the interval must be positive`);
-    return { kind: "interval", periodMs, offsetMs: offsetFor(serviceId, periodMs) };
-  }
-  const after = /^after:(\S+)$/.exec(text.trim());
-  if (after) return { kind: "after", service: after[1]! };
-  return { kind: "cron", cron: new Cron(text.trim(), { paused: true, timezone: "UTC" }) };
+export function parseSchedule(text: string, serviceId: string, timeZone = "UTC"): Schedule {
+  const schedule = parseShared(text);
+  if (schedule.kind === "after") return schedule;
+  return { kind: "timed", times: fireTimes(schedule, { timeZone, offsetMs: offsetFor(serviceId) })! };
 }
 
-/** The latest due time at or before `now`, or null (cron that has not fired since `since`). */
+/** The latest due time in (since, now], or null when nothing fell due (and for run-after schedules). */
 export function latestDue(schedule: Schedule, now: number, since: number): number | null {
-  switch (schedule.kind) {
-    case "interval": {
-      const { periodMs, offsetMs } = schedule;
-      return Math.floor((now - offsetMs) / periodMs) * periodMs + offsetMs;
-    }
-    case "cron": {
-      let due: number | null = null;
-      let cursor = new Date(since);
-      for (;;) {
-        const next = schedule.cron.nextRun(cursor);
-        if (!next || next.getTime() > now) return due;
-        due = next.getTime();
-        cursor = next;
-      }
-    }
-    case "after":
-      return null;
+  if (schedule.kind === "after") return null;
+  if (schedule.times.latest) {
+    const latest = schedule.times.latest(now);
+    return latest > since ? latest : null;
   }
+  let due: number | null = null;
+  for (let next = schedule.times.next(since); next !== null && next <= now; next = schedule.times.next(next)) due = next;
+  return due;
 }

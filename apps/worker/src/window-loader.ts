@@ -29,7 +29,9 @@ export async function refreshWindow(
     if (!empty && heldAreCurrent) continue;
     // A first load takes the newest `capacity` points (enough for the need's count and, at up to
     // one point a second, its look-back); later loads only what arrived since.
-    const sinceMs = empty ? 0 : window.newestTs(key)!;
+    // A series held without points (made-up stale results are not data) loads like a new one.
+    const newest = window.newestTs(key) ?? Number.NEGATIVE_INFINITY;
+    const sinceMs = empty || !Number.isFinite(newest) ? 0 : newest;
     requests.push({ seriesId, sinceMs, limit: capacityFor(need), untilMs: untilBySeriesId.get(seriesId) ?? null });
   }
   const loaded = await loadRecentPoints(client, requests);

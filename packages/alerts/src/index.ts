@@ -15,6 +15,27 @@ export {
 } from "./machine.ts";
 export { type EvaluationOutcome, evaluationOutcomeSchema } from "./outcome.ts";
 export { type ItemAlertSettings, itemAlertSettingsSchema } from "./settings.ts";
+export {
+  AGENT_SILENT_AFTER_MS,
+  agentHeartbeatKey,
+  agentSilentReason,
+  agentSilentSince,
+  DEFAULT_STALE_AFTER_INTERVALS,
+  type ItemFreshness,
+  itemFreshness,
+  STALE_STATUS,
+  staleAt,
+  staleReason,
+} from "./freshness.ts";
+export {
+  DEFAULT_STATE_SOURCE,
+  itemState,
+  PLUGIN_MAX_SOFT,
+  pluginExplanation,
+  pluginState,
+  STATE_SOURCES,
+  type StateSource,
+} from "./plugin-state.ts";
 export { severityRank, worseOf } from "./severity.ts";
 export {
   isSilenced,

@@ -99,6 +99,8 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "organizations.list": { inputs: none },
   "organizations.switch": { inputs: (v) => [{ organizationId: v.organizationId }] },
   "organizations.create": { inputs: (_v, o) => [{ name: fresh("Org ", o) }] },
+  "organizations.settings": { inputs: none },
+  "organizations.setTimeZone": { inputs: () => [{ timeZone: "Europe/Stockholm" }] },
 
   "members.list": { inputs: none },
   "members.changeRole": { inputs: (v) => [{ userId: v.memberUserId, role: "admin" }] },

@@ -54,6 +54,7 @@ const REQUIRED_ROLE: Record<string, Role | "member"> = {
   "alerts.webhooks.delete": "editor",
   "organizations.switch": "member",
   "organizations.create": "member",
+  "organizations.setTimeZone": "admin",
   "members.changeRole": "admin",
   "members.remove": "admin",
   "invitations.create": "admin",

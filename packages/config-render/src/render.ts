@@ -61,9 +61,15 @@ export function checksHash(checks: readonly AgentCheck[]): string {
   return canonicalHash(checks);
 }
 
-export function renderAgentConfig(snapshot: DeploymentSnapshot, agent: { id: string; name: string }, version: number): AgentConfig {
+/** The agent's configuration; its cron schedules are read in `timeZone`, the organisation's. */
+export function renderAgentConfig(
+  snapshot: DeploymentSnapshot,
+  agent: { id: string; name: string },
+  version: number,
+  timeZone = "UTC",
+): AgentConfig {
   const checks = renderChecks(snapshot, agent.id);
-  return { version, hash: checksHash(checks), agent: agent.name, checks };
+  return { version, hash: checksHash(checks), agent: agent.name, timeZone, checks };
 }
 
 /** Agent ids the snapshot assigns services to. */

@@ -1,6 +1,7 @@
-import type { ItemAlertSettings } from "@tidemark/alerts";
+import { type ItemAlertSettings, itemAlertSettingsSchema } from "@tidemark/alerts";
 import type { State } from "@tidemark/thresholds";
 import type { Database } from "./database.ts";
+import type { z } from "zod";
 
 export interface AlertEventView {
   id: string;
@@ -42,6 +43,7 @@ export interface AlertDetail {
 export async function alertDetail(db: Database, organizationId: string, alertId: string): Promise<AlertDetail | null> {
   const { rows } = await db.pool.query(
     `SELECT a.id, a.series_id, s.key, i.id AS item_id, i.alert_recovery_margin, i.alert_min_duration_seconds,
+            i.state_source, i.stale_after_intervals,
             a.severity, a.peak_severity, a.opened_at, a.closed_at, a.flapping, a.value, a.threshold, a.warning, a.critical,
             a.explanation, a.acknowledged_at, u.name AS acknowledged_by_name, a.ack_comment
      FROM alerts a JOIN series s ON s.id = a.series_id
@@ -69,7 +71,14 @@ export async function alertDetail(db: Database, organizationId: string, alertId:
     seriesId: Number(a.series_id),
     key: a.key,
     itemId: a.item_id,
-    settings: a.item_id ? { recoveryMarginPercent: a.alert_recovery_margin, minimumDurationSeconds: a.alert_min_duration_seconds } : null,
+    settings: a.item_id
+      ? {
+          recoveryMarginPercent: a.alert_recovery_margin,
+          minimumDurationSeconds: a.alert_min_duration_seconds,
+          stateSource: a.state_source,
+          staleAfterIntervals: a.stale_after_intervals,
+        }
+      : null,
     severity: a.severity,
     peakSeverity: a.peak_severity,
     openedAt: a.opened_at,
@@ -157,19 +166,31 @@ export async function updateItemAlertSettings(
   db: Database,
   organizationId: string,
   itemId: string,
-  settings: ItemAlertSettings,
+  input: z.input<typeof itemAlertSettingsSchema>,
 ): Promise<{ before: ItemAlertSettings; after: ItemAlertSettings } | null> {
+  // Settings left out take their defaults (where the state comes from, when the item is stale).
+  const settings = itemAlertSettingsSchema.parse(input);
   const item = await db.prisma.serviceItem.findFirst({
     where: { id: itemId, organizationId },
-    select: { alertRecoveryMargin: true, alertMinDurationSeconds: true },
+    select: { alertRecoveryMargin: true, alertMinDurationSeconds: true, stateSource: true, staleAfterIntervals: true },
   });
   if (!item) return null;
   await db.prisma.serviceItem.update({
     where: { id: itemId },
-    data: { alertRecoveryMargin: settings.recoveryMarginPercent, alertMinDurationSeconds: settings.minimumDurationSeconds },
+    data: {
+      alertRecoveryMargin: settings.recoveryMarginPercent,
+      alertMinDurationSeconds: settings.minimumDurationSeconds,
+      stateSource: settings.stateSource,
+      staleAfterIntervals: settings.staleAfterIntervals,
+    },
   });
   return {
-    before: { recoveryMarginPercent: item.alertRecoveryMargin, minimumDurationSeconds: item.alertMinDurationSeconds },
+    before: {
+      recoveryMarginPercent: item.alertRecoveryMargin,
+      minimumDurationSeconds: item.alertMinDurationSeconds,
+      stateSource: item.stateSource as ItemAlertSettings["stateSource"],
+      staleAfterIntervals: item.staleAfterIntervals,
+    },
     after: settings,
   };
 }

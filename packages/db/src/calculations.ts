@@ -5,6 +5,8 @@ import type { Database } from "./database.ts";
 export interface CalculationService {
   serviceId: string;
   organizationId: string;
+  /** The organisation's time zone: cron schedules are read in it. */
+  timeZone: string;
   host: string;
   service: string;
   schedules: string[];
@@ -15,21 +17,23 @@ export async function loadCalculationServices(db: Database): Promise<Calculation
   const { rows } = await db.pool.query<{
     id: string;
     organization_id: string;
+    time_zone: string;
     host: string;
     service: string;
     schedules: string[] | null;
     items: { name: string; seriesKey: string; execStatement: string }[];
   }>(
-    `SELECT s.id, s.organization_id, h.name AS host, s.name AS service, s.schedules,
+    `SELECT s.id, s.organization_id, o.time_zone, h.name AS host, s.name AS service, s.schedules,
             coalesce(json_agg(json_build_object('name', i.name, 'seriesKey', i.series_key, 'execStatement', i.exec_statement)
                      ORDER BY i.name) FILTER (WHERE i.id IS NOT NULL), '[]') AS items
-     FROM services s JOIN hosts h ON h.id = s.host_id LEFT JOIN service_items i ON i.service_id = s.id
+     FROM services s JOIN organizations o ON o.id = s.organization_id JOIN hosts h ON h.id = s.host_id LEFT JOIN service_items i ON i.service_id = s.id
      WHERE s.url LIKE 'bischeck://%'
-     GROUP BY s.id, h.name`,
+     GROUP BY s.id, o.time_zone, h.name`,
   );
   return rows.map((r) => ({
     serviceId: r.id,
     organizationId: r.organization_id,
+    timeZone: r.time_zone,
     host: r.host,
     service: r.service,
     schedules: r.schedules ?? [],
@@ -72,4 +76,22 @@ export async function finishCalculationRuns(db: Database, runs: (DueRun & { erro
      WHERE l.service_id = r.s AND l.due_at = r.d`,
     [runs.map((r) => r.serviceId), runs.map((r) => r.dueAt.toISOString()), runs.map((r) => r.error)],
   );
+}
+
+/**
+ * When each named service (`host-service`, as `after:` schedules write it) last stored a result:
+ * the newest point of any of its items' series. A service's series keys are its key, `-` and
+ * the item's escaped name, so they start with the service key and a `-`. Keyed `organization\0service`.
+ */
+export async function latestServiceResults(db: Database, services: { organizationId: string; service: string }[]): Promise<Map<string, number>> {
+  if (services.length === 0) return new Map();
+  const { rows } = await db.pool.query<{ organization_id: string; service: string; ts: Date }>(
+    `SELECT q.organization_id, q.service, max(p.ts) AS ts
+     FROM unnest($1::uuid[], $2::text[]) AS q(organization_id, service)
+     JOIN series se ON se.organization_id = q.organization_id AND starts_with(se.key, q.service || '-')
+     CROSS JOIN LATERAL (SELECT ts FROM metric_points mp WHERE mp.series_id = se.id ORDER BY ts DESC LIMIT 1) p
+     GROUP BY 1, 2`,
+    [services.map((s) => s.organizationId), services.map((s) => s.service)],
+  );
+  return new Map(rows.map((r) => [`${r.organization_id}\0${r.service}`, r.ts.getTime()]));
 }

@@ -227,7 +227,10 @@ export interface ItemListRow {
   seriesId: number | null;
   state: string | null;
   lastValue: number | null;
+  /** When the last point was measured, and the plugin's exit code and output line with it. */
   lastTs: Date | null;
+  lastStatus: number | null;
+  lastOutput: string | null;
 }
 
 /** Keyset-paginated item list (stays fast with 10 000s of items), filtered by a search text. */
@@ -250,16 +253,18 @@ export async function listItems(
     state: string | null;
     value: number | null;
     ts: Date | null;
+    status: number | null;
+    output: string | null;
   }>(
     `SELECT i.id, h.name AS host, s.name AS service, i.name AS item, i.series_key, s.url, s.schedules,
-            i.policy_id IS NOT NULL AS has_policy, se.id AS series_id, st.hard_state AS state, last.value, last.ts
+            i.policy_id IS NOT NULL AS has_policy, se.id AS series_id, st.hard_state AS state, last.value, last.ts, last.status, last.output
      FROM service_items i
      JOIN services s ON s.id = i.service_id
      JOIN hosts h ON h.id = s.host_id
      LEFT JOIN series se ON se.organization_id = i.organization_id AND se.key = i.series_key
      LEFT JOIN item_states st ON st.series_id = se.id
      LEFT JOIN LATERAL (
-       SELECT p.ts, p.value FROM metric_points p WHERE p.series_id = se.id ORDER BY p.ts DESC LIMIT 1
+       SELECT p.ts, p.value, p.status, p.output FROM metric_points p WHERE p.series_id = se.id ORDER BY p.ts DESC LIMIT 1
      ) last ON true
      WHERE i.organization_id = $1
        AND ($2::text IS NULL OR i.series_key ILIKE $2)
@@ -281,6 +286,8 @@ export async function listItems(
     state: r.state,
     lastValue: r.value,
     lastTs: r.ts,
+    lastStatus: r.status,
+    lastOutput: r.output,
   }));
   return { rows: page, next: rows.length > opts.limit ? (page.at(-1)?.seriesKey ?? null) : null };
 }

@@ -1,3 +1,4 @@
+import type { StateSource } from "@tidemark/alerts";
 import { intervalMs } from "@tidemark/model";
 import type { State, ThresholdPolicy } from "@tidemark/thresholds/policy";
 import type pg from "pg";
@@ -12,6 +13,9 @@ export interface QueuedPoint {
   seriesId: number;
   ts: number;
   value: number | null;
+  /** The plugin's exit code (0–3) and first output line, when the result carried them. */
+  status?: number | null;
+  output?: string | null;
 }
 
 export interface ClaimedWork {
@@ -80,11 +84,12 @@ export async function beginEvaluationClaimingWork(
        WHERE q.organization_id = ${organization} AND (q.claimed_until IS NULL OR q.claimed_until < now())
        ORDER BY q.id LIMIT ${maxRows}
      ), claimed AS (
-       SELECT q.id, q.series_ids, q.timestamps, q."values" FROM evaluation_queue q
+       SELECT q.id, q.series_ids, q.timestamps, q."values", q.statuses, q.outputs FROM evaluation_queue q
        WHERE q.id IN (SELECT id FROM candidates WHERE before < ${maxPoints})
        ORDER BY q.id FOR UPDATE SKIP LOCKED
      )
      SELECT c.id, array_to_string(c.series_ids, ',') AS series_ids, array_to_string(c."values", ',', 'N') AS "values",
+            array_to_string(c.statuses, ',', 'N') AS statuses, array_to_json(c.outputs) AS outputs,
             (SELECT string_agg((extract(epoch FROM t.ts) * 1000)::text, ',' ORDER BY t.n) FROM unnest(c.timestamps) WITH ORDINALITY AS t(ts, n)) AS ms,
             EXISTS (SELECT 1 FROM evaluation_cursors WHERE organization_id = ${organization} AND worker_id = ${client.escapeLiteral(workerId)}) AS last,
             EXISTS (SELECT 1 FROM evaluation_queue q WHERE (q.claimed_until IS NULL OR q.claimed_until < now())
@@ -97,6 +102,8 @@ export async function beginEvaluationClaimingWork(
       series_ids: string;
       ms: string;
       values: string;
+      statuses: string | null;
+      outputs: (string | null)[] | null;
       last: boolean;
       more: boolean;
     }>
@@ -110,9 +117,15 @@ export async function beginEvaluationClaimingWork(
     const seriesIds = row.series_ids.split(",");
     const ms = row.ms.split(",");
     const values = row.values.split(",");
+    const statuses = row.statuses?.split(",");
+    const outputs = row.outputs;
     for (let i = 0; i < seriesIds.length; i++) {
       const value = values[i]!;
-      points.push({ seriesId: Number(seriesIds[i]), ts: Math.round(Number(ms[i])), value: value === "N" ? null : Number(value) });
+      const point: QueuedPoint = { seriesId: Number(seriesIds[i]), ts: Math.round(Number(ms[i])), value: value === "N" ? null : Number(value) };
+      const status = statuses?.[i];
+      if (status !== undefined && status !== "N") point.status = Number(status);
+      if (outputs?.[i] != null) point.output = outputs[i];
+      points.push(point);
     }
   }
   return {
@@ -151,6 +164,10 @@ export interface EvaluatedItem {
   policy: ThresholdPolicy | null;
   /** The shortest interval of the service's schedules (null for cron and run-after schedules). */
   intervalMs: number | null;
+  /** Where the item's state comes from (threshold, plugin, worst). */
+  stateSource: StateSource;
+  /** No data for this many intervals makes the item stale. */
+  staleAfterIntervals: number;
 }
 
 function shortestInterval(schedules: string[]): number | null {
@@ -178,6 +195,8 @@ export async function loadEvaluatedItems(db: Database, organizationId: string): 
     item: i.name,
     policy: i.policy ? policyFromRow(i.policy) : null,
     intervalMs: shortestInterval(i.service.schedules),
+    stateSource: i.stateSource as StateSource,
+    staleAfterIntervals: i.staleAfterIntervals,
   }));
 }
 
@@ -187,7 +206,8 @@ export async function configurationRevision(db: Database, organizationId: string
     `SELECT concat_ws(':',
        (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM service_items WHERE organization_id = $1),
        (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM threshold_policies WHERE organization_id = $1),
-       (SELECT count(*) FROM threshold_periods p JOIN threshold_policies t ON t.id = p.policy_id WHERE t.organization_id = $1)
+       (SELECT count(*) FROM threshold_periods p JOIN threshold_policies t ON t.id = p.policy_id WHERE t.organization_id = $1),
+       (SELECT count(*) || '/' || coalesce(max(created_at)::text, '') FROM agents WHERE organization_id = $1)
      ) AS rev`,
     [organizationId],
   );

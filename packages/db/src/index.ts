@@ -26,3 +26,4 @@ export * from "./organizations.ts";
 export * from "./invitations.ts";
 export * from "./api-tokens.ts";
 export * from "./audit-queries.ts";
+export * from "./freshness.ts";

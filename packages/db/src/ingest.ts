@@ -33,7 +33,9 @@ const RESOLVED_SERIES = `
     WHERE si.organization_id = $1 AND si.series_key = ANY($4::text[])
   ),
   created AS (
-    INSERT INTO series (organization_id, key) SELECT $1, key FROM known WHERE id IS NULL ON CONFLICT DO NOTHING RETURNING id, key
+    INSERT INTO series (organization_id, key, last_ts)
+    SELECT $1, k.key, (SELECT to_timestamp(max(i.ts) / 1000) FROM input i WHERE i.key = k.key) FROM known k WHERE k.id IS NULL
+    ON CONFLICT DO NOTHING RETURNING id, key
   ),
   ids AS (
     SELECT id, key FROM created
@@ -44,8 +46,10 @@ const RESOLVED_SERIES = `
 // Inserted rows go straight into the evaluation queue in the same statement.
 const QUEUE_INSERTED = `
   queued AS (
-    INSERT INTO evaluation_queue (organization_id, series_ids, timestamps, "values")
-    SELECT $1, array_agg(series_id), array_agg(ts), array_agg(value) FROM inserted HAVING count(*) > 0
+    INSERT INTO evaluation_queue (organization_id, series_ids, timestamps, "values", statuses, outputs)
+    SELECT $1, array_agg(series_id), array_agg(ts), array_agg(value),
+           CASE WHEN count(status) > 0 THEN array_agg(status) END, CASE WHEN count(output) > 0 THEN array_agg(output) END
+    FROM inserted HAVING count(*) > 0
     RETURNING cardinality(series_ids) AS n
   )`;
 
@@ -71,10 +75,15 @@ function ingestStatement(input: string, skipStored: boolean): string {
     ON CONFLICT DO NOTHING RETURNING batch_id
   ),
   inserted AS (
-    INSERT INTO metric_points (series_id, ts, value)
-    SELECT ids.id, to_timestamp(i.ts / 1000), i.value FROM input i JOIN ids USING (key)
+    INSERT INTO metric_points (series_id, ts, value, status, output)
+    SELECT ids.id, to_timestamp(i.ts / 1000), i.value, i.status, i.output FROM input i JOIN ids USING (key)
     WHERE EXISTS (SELECT 1 FROM claimed)
-    ${skipStored ? "ON CONFLICT DO NOTHING" : ""} RETURNING series_id, ts, value
+    ${skipStored ? "ON CONFLICT DO NOTHING" : ""} RETURNING series_id, ts, value, status, output
+  ),
+  -- Series created by this statement are not visible to it: they got their last_ts when created.
+  touched AS (
+    UPDATE series s SET last_ts = x.ts FROM (SELECT series_id, max(ts) AS ts FROM inserted GROUP BY series_id) x
+    WHERE s.id = x.series_id AND (s.last_ts IS NULL OR s.last_ts < x.ts)
   ), ${QUEUE_INSERTED}
   SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
          EXISTS (SELECT 1 FROM unresolved) AS unresolved,
@@ -82,15 +91,15 @@ function ingestStatement(input: string, skipStored: boolean): string {
          ARRAY(SELECT unnest($4::text[]) EXCEPT SELECT key FROM known) AS unknown`;
 }
 
-/** The batch's points as JSON parameter $5: JSON.stringify keeps only these fields (no plugin output). */
-const JSON_INPUT = `SELECT * FROM json_to_recordset($5::json) AS i(key text, ts float8, value float8)`;
-const POINT_FIELDS = ["key", "ts", "value"];
+/** The batch's results as JSON parameter $5: JSON.stringify keeps only these fields. */
+const JSON_INPUT = `SELECT * FROM json_to_recordset($5::json) AS i(key text, ts float8, value float8, status int4, output text)`;
+const POINT_FIELDS = ["key", "ts", "value", "status", "output"];
 
 /**
  * From the session's staging table that COPY just filled, emptied by the same statement. The
  * rows stay session-local (ON COMMIT PRESERVE ROWS) between the two autocommitted statements.
  */
-const STAGE_INPUT = `DELETE FROM ingest_points_stage RETURNING key, ts, value`;
+const STAGE_INPUT = `DELETE FROM ingest_results_stage RETURNING key, ts, value, status, output`;
 
 const STATEMENTS = {
   json: { plain: ingestStatement(JSON_INPUT, false), skippingStored: ingestStatement(JSON_INPUT, true) },
@@ -112,12 +121,15 @@ function copyText(value: string): string {
 
 async function copyToStage(client: pg.ClientBase, results: IngestBatch["results"]): Promise<void> {
   if (!staged.has(client)) {
-    await client.query(`CREATE TEMP TABLE IF NOT EXISTS ingest_points_stage (key text, ts float8, value float8) ON COMMIT PRESERVE ROWS`);
+    await client.query(
+      `CREATE TEMP TABLE IF NOT EXISTS ingest_results_stage (key text, ts float8, value float8, status int4, output text) ON COMMIT PRESERVE ROWS`,
+    );
     staged.add(client);
   }
   let text = "";
-  for (const r of results) text += `${copyText(r.key)}\t${r.ts}\t${r.value ?? "\\N"}\n`;
-  const stream = client.query(copyFrom("COPY ingest_points_stage (key, ts, value) FROM STDIN"));
+  for (const r of results)
+    text += `${copyText(r.key)}\t${r.ts}\t${r.value ?? "\\N"}\t${r.status ?? "\\N"}\t${r.output === undefined ? "\\N" : copyText(r.output)}\n`;
+  const stream = client.query(copyFrom("COPY ingest_results_stage (key, ts, value, status, output) FROM STDIN"));
   await new Promise<void>((resolve, reject) => {
     stream.on("finish", resolve);
     stream.on("error", reject);

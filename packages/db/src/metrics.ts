@@ -34,13 +34,20 @@ export async function insertPoints(db: Database, points: readonly PointRow[]): P
   let inserted = 0;
   for (let i = 0; i < points.length; i += INSERT_CHUNK) {
     const chunk = points.slice(i, i + INSERT_CHUNK);
+    // The series' last_ts (freshness, ages) follows, as it does on ingest.
     const result = await db.pool.query(
-      `INSERT INTO metric_points (series_id, ts, value)
-       SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::float8[])
-       ON CONFLICT DO NOTHING`,
+      `WITH inserted AS (
+         INSERT INTO metric_points (series_id, ts, value)
+         SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::float8[])
+         ON CONFLICT DO NOTHING RETURNING series_id, ts
+       ), touched AS (
+         UPDATE series s SET last_ts = x.ts FROM (SELECT series_id, max(ts) AS ts FROM inserted GROUP BY series_id) x
+         WHERE s.id = x.series_id AND (s.last_ts IS NULL OR s.last_ts < x.ts)
+       )
+       SELECT count(*)::int AS n FROM inserted`,
       [chunk.map((p) => p.seriesId), chunk.map((p) => p.ts.toISOString()), chunk.map((p) => p.value)],
     );
-    inserted += result.rowCount ?? 0;
+    inserted += (result.rows[0] as { n: number }).n;
   }
   return inserted;
 }

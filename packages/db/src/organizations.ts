@@ -124,3 +124,16 @@ export async function removeMember(db: Database, organizationId: string, userId:
     return { email: before.user.email, role: before.role };
   });
 }
+
+/** The organisation's time zone (IANA), in which cron schedules are read. */
+export async function organizationTimeZone(db: Database, organizationId: string): Promise<string> {
+  const row = await db.prisma.organization.findUnique({ where: { id: organizationId }, select: { timeZone: true } });
+  return row?.timeZone ?? "UTC";
+}
+
+/** Sets the time zone (validated by the caller); before and after, for the audit log. */
+export async function setOrganizationTimeZone(db: Database, organizationId: string, timeZone: string) {
+  const before = await organizationTimeZone(db, organizationId);
+  await db.prisma.organization.update({ where: { id: organizationId }, data: { timeZone } });
+  return { before: { timeZone: before }, after: { timeZone } };
+}

@@ -1,4 +1,5 @@
 import { thresholdPolicySchema } from "@tidemark/thresholds/policy";
+import { intervalMs, isTimeZone, scheduleProblem } from "@tidemark/schedule";
 import * as z from "zod";
 
 /**
@@ -14,26 +15,25 @@ export const nameSchema = z
   .regex(/^[^\s[\]()$,]+$/, "no spaces, brackets, parentheses, commas or $ in a name");
 
 /**
- * `30S`, `5M`, `1H` intervals; a Quartz cron expression (6 or 7 fields, seconds first);
- * or `after:host-service` (run after that service).
+ * `30S`, `5M`, `1H` intervals; a Quartz cron expression (6 or 7 fields, seconds first, `?` in
+ * day-of-month or day-of-week); or `after:host-service` (run after that service). Read by
+ * @tidemark/schedule, the same module the agent and the worker run them with; a bad schedule is
+ * refused here with the position of the problem.
  */
 export const scheduleSchema = z
   .string()
   .trim()
   .min(1)
   .max(256)
-  .refine(
-    (s) => /^\d+[SMH]$/.test(s) || /^after:\S+$/.test(s) || s.split(/\s+/).length >= 6,
-    "an interval like 30S, 5M, 1H, a Quartz cron expression, or after:host-service",
-  );
+  .superRefine((s, ctx) => {
+    const problem = scheduleProblem(s);
+    if (problem) ctx.addIssue({ code: "custom", message: `schedule "${s}": ${problem.message}`, params: { position: problem.position } });
+  });
 
-const INTERVAL_UNIT_MS = { S: 1000, M: 60_000, H: 3_600_000 } as const;
+/** An organisation's time zone (IANA name): cron schedules and threshold periods are read in it. */
+export const timeZoneSchema = z.string().trim().min(1).max(64).refine(isTimeZone, "an IANA time zone such as UTC or Europe/Stockholm");
 
-/** The length of an interval schedule (`30S`, `5M`, `1H`) in ms; null for cron and run-after schedules. */
-export function intervalMs(schedule: string): number | null {
-  const match = /^(\d+)([SMH])$/.exec(schedule.trim());
-  return match ? Number(match[1]) * INTERVAL_UNIT_MS[match[2] as keyof typeof INTERVAL_UNIT_MS] : null;
-}
+export { intervalMs };
 
 /** Who runs the service: the agent (shell, http(s), postgres) or the worker (bischeck://cache). */
 export const connectionUrlSchema = z

@@ -21,7 +21,7 @@ export const agentCheckSchema = z.object({
   host: z.string().min(1).max(128),
   service: z.string().min(1).max(128),
   url: z.string().min(1).max(2048),
-  /** 30S / 5M / 1H, a Quartz cron expression, or after:host-service. */
+  /** 30S / 5M / 1H, a Quartz cron expression (read in the config's time zone), or after:host-service. */
   schedules: z.array(z.string().min(1).max(256)).min(1).max(32),
   timeoutMs: z.number().int().min(100).max(300_000),
   items: z.array(agentCheckItemSchema).min(1).max(1000),
@@ -33,6 +33,8 @@ export const agentConfigSchema = z.object({
   /** sha256 of the canonical JSON of `checks` (and nothing else), so equal configs hash equal. */
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   agent: z.string().min(1).max(128),
+  /** The organisation's time zone (IANA), in which cron schedules are read; absent means UTC. */
+  timeZone: z.string().min(1).max(64).optional(),
   checks: z.array(agentCheckSchema).max(100_000),
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;

@@ -20,8 +20,12 @@ export const checkResultSchema = z.object({
   /** The measured value; null when the check produced none (timeout, no perfdata). */
   value: z.number().finite().nullable(),
   status: pluginStatusSchema.optional(),
-  /** First line of the plugin's output, for people. */
-  output: z.string().max(1024).optional(),
+  /** First line of the plugin's output, for people (NUL characters, which PostgreSQL cannot store, are dropped). */
+  output: z
+    .string()
+    .max(1024)
+    .transform((s) => s.replaceAll("\u0000", ""))
+    .optional(),
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
 

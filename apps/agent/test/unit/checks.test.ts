@@ -68,6 +68,19 @@ describe("shell checks with Debian's plugins", () => {
     expect(after).toMatchObject({ status: 0, output: "OK: fine" });
   });
 
+  it("keeps a plugin's CRITICAL exit and output, and makes unreadable perfdata UNKNOWN with the reason", async () => {
+    const [critical, malformed] = await runShellCheck(
+      check("shell://localhost", [
+        ["c", `${PLUGINS}/check_dummy 2 "disk full"`],
+        ["y", `echo 'OK - fine | y=3,5'`],
+      ]),
+      new AbortController().signal,
+    );
+    expect(critical).toMatchObject({ status: 2, value: null, output: "CRITICAL: disk full" });
+    expect(malformed).toMatchObject({ status: 3, value: null });
+    expect(malformed?.output).toMatch(/^perfdata error: y: "3,5" is not a number.*; OK - fine$/);
+  });
+
   it("reuses a few shell workers for many runs, running commands side by side", async () => {
     const runs = Array.from({ length: 40 }, (_, i) =>
       runShellCheck(check("shell://localhost", [["v", `echo 'OK | v=${i}'; exit ${i % 4}`]]), new AbortController().signal),

@@ -30,8 +30,8 @@ describe("schedules", () => {
   it("parses intervals, Quartz cron and after:, and refuses nonsense", () => {
     expect(parseSchedule("30S")).toEqual({ kind: "interval", ms: 30_000 });
     expect(parseSchedule("5M")).toEqual({ kind: "interval", ms: 300_000 });
-    expect(parseSchedule("0 15 10 ? * MON-FRI")).toEqual({ kind: "cron", expression: "0 15 10 ? * MON-FRI" });
-    expect(parseSchedule("after:web01-http")).toEqual({ kind: "after", checkId: "web01-http" });
+    expect(parseSchedule("0 15 10 ? * MON-FRI")).toMatchObject({ kind: "cron", expression: "0 15 10 ? * MON-FRI" });
+    expect(parseSchedule("after:web01-http")).toEqual({ kind: "after", service: "web01-http" });
     expect(() => parseSchedule("0S")).toThrow(/at least 1S/);
     expect(() => parseSchedule("every day x y z")).toThrow(/Quartz/);
   });
@@ -41,6 +41,15 @@ describe("schedules", () => {
     expect(() =>
       planChecks([check("a-s", ["1S"]), check("b-s", ["after:nope-s"]), check("c-s", ["1S"], "bischeck://cache")], shellOnly),
     ).toThrow(/c-s: the agent cannot run bischeck:\/\/ checks; b-s: after:nope-s names no check/);
+  });
+
+  it("refuses run-after schedules that loop, and follows chains of any depth", () => {
+    const runner = () => recorder().runner;
+    expect(() => planChecks([check("a-s", ["1S", "after:c-s"]), check("b-s", ["after:a-s"]), check("c-s", ["after:b-s"])], runner)).toThrow(
+      /run-after schedules loop: a-s → b-s → c-s → a-s/,
+    );
+    const plan = planChecks([check("a-s", ["1S"]), check("b-s", ["after:a-s"]), check("c-s", ["after:b-s"]), check("d-s", ["after:c-s"])], runner);
+    expect(plan.get("c-s")?.followers.map((f) => f.id)).toEqual(["d-s"]);
   });
 });
 

@@ -27,6 +27,7 @@ export const dashboardRouter = createTRPCRouter({
     .query(async ({ ctx, input }) => {
       const owned = await ctx.db.prisma.series.findFirst({ where: { id: input.seriesId, organizationId: ctx.org.id } });
       if (!owned) throw new TRPCError({ code: "NOT_FOUND", message: "no such series in this organisation" });
-      return readSeriesWindow(ctx.db, ctx.org.id, input.seriesId, input.from, input.to);
+      // With the series' last point time, so that a client can show how old the newest value is.
+      return { ...(await readSeriesWindow(ctx.db, ctx.org.id, input.seriesId, input.from, input.to)), lastSeenAt: owned.lastTs };
     }),
 });

@@ -1,7 +1,17 @@
-import { createOrganization, findMembership, isApiTokenSession, listMemberships, recordAudit, setActiveOrganization } from "@tidemark/db";
+import {
+  createOrganization,
+  findMembership,
+  isApiTokenSession,
+  listMemberships,
+  organizationTimeZone,
+  recordAudit,
+  setActiveOrganization,
+  setOrganizationTimeZone,
+} from "@tidemark/db";
+import { timeZoneSchema } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { authedProcedure, createTRPCRouter } from "../trpc.ts";
+import { adminProcedure, authedProcedure, createTRPCRouter, viewerProcedure } from "../trpc.ts";
 
 export const organizationNameSchema = z.string().trim().min(2, "at least 2 characters").max(100);
 
@@ -50,5 +60,24 @@ export const organizationsRouter = createTRPCRouter({
     });
     await setActiveOrganization(ctx.db, ctx.session.sessionId, ctx.session.userId, organization.id);
     return { id: organization.id, name: organization.name };
+  }),
+
+  /** The active organisation's settings: its time zone (cron schedules are read in it; default UTC). */
+  settings: viewerProcedure.query(async ({ ctx }) => ({ timeZone: await organizationTimeZone(ctx.db, ctx.org.id) })),
+
+  /** Sets the time zone agents and the worker read cron schedules in; agents get it with the next deployment. */
+  setTimeZone: adminProcedure.input(z.object({ timeZone: timeZoneSchema })).mutation(async ({ ctx, input }) => {
+    const change = await setOrganizationTimeZone(ctx.db, ctx.org.id, input.timeZone);
+    await recordAudit(ctx.db, {
+      organizationId: ctx.org.id,
+      actorUserId: ctx.org.userId,
+      actorKind: "user",
+      action: "organization.time_zone",
+      targetType: "organization",
+      targetId: ctx.org.id,
+      before: change.before,
+      after: change.after,
+    });
+    return change.after;
   }),
 });

@@ -1,5 +1,13 @@
 import { deploymentSnapshotSchema, renderAgentConfig } from "@tidemark/config-render";
-import { authenticateAgent, bearerToken, type Database, markDelivered, nextConfigForAgent, recordAgentStatus } from "@tidemark/db";
+import {
+  authenticateAgent,
+  bearerToken,
+  type Database,
+  markDelivered,
+  nextConfigForAgent,
+  organizationTimeZone,
+  recordAgentStatus,
+} from "@tidemark/db";
 import { agentStatusSchema } from "@tidemark/protocol";
 import { z } from "zod";
 import { errorResponse, zodIssues } from "../../../server/json-errors.ts";
@@ -35,7 +43,8 @@ export async function agentConfigResponse(db: Database, request: Request, timing
     if (next) {
       const snapshot = deploymentSnapshotSchema.safeParse(next.snapshot);
       if (!snapshot.success) return errorResponse(500, `deployment ${next.version} holds a snapshot this server cannot read`);
-      const config = renderAgentConfig(snapshot.data, { id: agent.agentId, name: agent.name }, next.version);
+      const timeZone = await organizationTimeZone(db, agent.organizationId);
+      const config = renderAgentConfig(snapshot.data, { id: agent.agentId, name: agent.name }, next.version, timeZone);
       await markDelivered(db, next.deploymentId, agent.agentId);
       return Response.json(config, { headers: { "cache-control": "no-store" } });
     }

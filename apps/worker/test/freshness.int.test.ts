@@ -1,0 +1,92 @@
+import { createAgent, type Database, ingestBatch } from "@tidemark/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { constantPolicy, createOrgWithItems, testDatabase } from "../../../packages/db/test/helpers.ts";
+import { alertingEvaluator } from "../src/alerting-evaluator.ts";
+import { drainQueue } from "../src/evaluator.ts";
+import { FreshnessWatch } from "../src/freshness.ts";
+import { OrganizationCache } from "../src/organization-cache.ts";
+import { SeriesWindow } from "../src/series-window.ts";
+
+/**
+ * Silence alerts: an item without data for three of its intervals (1M here) is stale, UNKNOWN,
+ * alerted like any state; an agent that stops calling in gets one alert, not one per item.
+ * Each organisation is checked on its own (the watch serves every organisation at once).
+ */
+
+let db: Database;
+beforeAll(async () => {
+  db = await testDatabase();
+});
+afterAll(async () => db.close());
+
+// Far in the future, so that other tests' organisations (with data up to now) are never stale at these instants.
+const T0 = Date.UTC(2040, 2, 2, 10, 0, 0);
+const MINUTE = 60_000;
+
+async function setUp() {
+  const org = await createOrgWithItems(db, [{ name: "load", policy: constantPolicy(100, 0) }, { name: "disk" }]);
+  const { agent } = await createAgent(db, org, "edge1");
+  await db.pool.query(`UPDATE services SET agent_id = $1 WHERE organization_id = $2`, [agent.id, org]);
+  const send = (key: string, ts: number, value: number) =>
+    ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key, ts, value, status: 0 }] } });
+  const agentSeenAt = (ts: number) => db.pool.query(`UPDATE agents SET last_seen_at = $1 WHERE id = $2`, [new Date(ts), agent.id]);
+  const evaluator = alertingEvaluator(db, new OrganizationCache(db, 0), new SeriesWindow());
+  const watch = new FreshnessWatch(db);
+  /** The watch looks at `now`; an agent that keeps calling in has called just before. */
+  const tick = async (now: number, agentCallsIn = false) => {
+    if (agentCallsIn) await agentSeenAt(now);
+    const queued = (await watch.tick(now)).filter((r) => r.organizationId === org);
+    await drainQueue(evaluator);
+    return queued;
+  };
+  const openAlerts = async () =>
+    (
+      await db.pool.query<{ key: string; severity: string; explanation: string }>(
+        `SELECT s.key, a.severity, a.explanation FROM alerts a JOIN series s ON s.id = a.series_id
+         WHERE a.organization_id = $1 AND a.closed_at IS NULL ORDER BY s.key`,
+        [org],
+      )
+    ).rows;
+  return { send, tick, openAlerts, agentSeenAt };
+}
+
+describe("freshness", () => {
+  it("makes an item without data for three intervals stale, UNKNOWN, with an alert saying so, until data comes again", async () => {
+    const { send, tick, openAlerts, agentSeenAt } = await setUp();
+    await send("h-s-load", T0, 50);
+    await send("h-s-disk", T0, 1);
+    await send("h-s-disk", T0 + 2 * MINUTE, 1);
+    // The agent keeps calling in: it is the item that is missing.
+    expect(await tick(T0 + 3 * MINUTE - 1, true)).toEqual([]);
+    const queued = await tick(T0 + 3 * MINUTE, true);
+    expect(queued.map((r) => r.ts)).toEqual([T0 + 3 * MINUTE]);
+    expect(await openAlerts()).toEqual([
+      { key: "h-s-load", severity: "UNKNOWN", explanation: "stale: no data for 3 intervals (last at 2040-03-02T10:00:00.000Z)" },
+    ]);
+    // Reported once: the next look queues nothing more.
+    expect(await tick(T0 + 4 * MINUTE, true)).toEqual([]);
+    // Data again: the threshold decides (50 < 100 is OK) and the alert closes.
+    await send("h-s-load", T0 + 5 * MINUTE, 50);
+    await tick(T0 + 5 * MINUTE, true);
+    expect(await openAlerts()).toEqual([
+      { key: "h-s-disk", severity: "UNKNOWN", explanation: "stale: no data for 3 intervals (last at 2040-03-02T10:02:00.000Z)" },
+    ]);
+  });
+
+  it("raises one alert for an agent that stopped calling in, not one per item, and closes it when the agent is back", async () => {
+    const { send, tick, openAlerts, agentSeenAt } = await setUp();
+    await agentSeenAt(T0 + 5_000);
+    await send("h-s-load", T0, 50);
+    await send("h-s-disk", T0, 1);
+    const queued = await tick(T0 + 10 * MINUTE);
+    expect(queued).toHaveLength(1);
+    expect(await openAlerts()).toEqual([
+      { key: "edge1-agent-heartbeat", severity: "UNKNOWN", explanation: "stale: agent edge1 has not called in since 2040-03-02T10:00:05.000Z" },
+    ]);
+    await agentSeenAt(T0 + 11 * MINUTE);
+    await send("h-s-load", T0 + 11 * MINUTE, 50);
+    await send("h-s-disk", T0 + 11 * MINUTE, 1);
+    await tick(T0 + 11 * MINUTE);
+    expect(await openAlerts()).toEqual([]);
+  });
+});

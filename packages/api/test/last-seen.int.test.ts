@@ -1,0 +1,32 @@
+import { type Database, findSession, ingestBatch } from "@tidemark/db";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createOrgWithItems, testDatabase } from "../../db/test/helpers.ts";
+import { createCaller } from "../src/index.ts";
+
+/** Where values are returned, their age (the last point's time) and the plugin's last word come with them. */
+
+let db: Database;
+beforeAll(async () => {
+  db = await testDatabase();
+});
+afterAll(async () => db.close());
+
+it("lists items with their last value, its time, exit code and output, and a series window with its last-seen time", async () => {
+  const org = await createOrgWithItems(db, [{ name: "load" }]);
+  const user = await db.prisma.user.create({ data: { email: `u-${crypto.randomUUID()}@t.dev`, name: "u", passwordHash: "x" } });
+  await db.prisma.membership.create({ data: { userId: user.id, organizationId: org, role: "viewer" } });
+  const tokenHash = `test-${crypto.randomUUID()}`;
+  await db.prisma.session.create({ data: { tokenHash, userId: user.id, activeOrganizationId: org, expiresAt: new Date(Date.now() + 600_000) } });
+  const caller = createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true });
+  const ts = Date.now() - 90_000;
+  await ingestBatch(db, {
+    organizationId: org,
+    agentId: null,
+    batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-load", ts, value: 2.5, status: 1, output: "WARNING - load 2.5" }] },
+  });
+  const { rows } = await caller.dashboard.items({});
+  expect(rows[0]).toMatchObject({ lastValue: 2.5, lastTs: new Date(ts), lastStatus: 1, lastOutput: "WARNING - load 2.5" });
+  const window = await caller.dashboard.series({ seriesId: rows[0]!.seriesId!, from: new Date(ts - 60_000), to: new Date() });
+  expect(window.lastSeenAt).toEqual(new Date(ts));
+});
+

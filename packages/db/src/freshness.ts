@@ -1,0 +1,154 @@
+import { agentHeartbeatKey, type StateSource } from "@tidemark/alerts";
+import type { Database } from "./database.ts";
+import type { EvaluatedItem } from "./evaluation.ts";
+import { ensureSeries } from "./metrics.ts";
+
+/** The SQL behind freshness: what the worker needs to tell stale items and silent agents, and the results it makes up for them. */
+
+export interface FreshnessItem {
+  organizationId: string;
+  timeZone: string;
+  seriesId: number;
+  key: string;
+  lastTs: number;
+  schedules: string[];
+  staleAfterIntervals: number;
+  /** The agent that runs the item's service; null for calculations (the worker runs them). */
+  agentId: string | null;
+}
+
+/**
+ * Every item that has had data and runs somewhere (a calculation, or a service assigned to an
+ * agent), with its schedules and agent; all organisations, as the worker serves them all. An item
+ * of a service that runs nowhere expects no data (it is flagged as running nowhere instead).
+ */
+export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]> {
+  const { rows } = await db.pool.query<{
+    organization_id: string;
+    time_zone: string;
+    series_id: string;
+    key: string;
+    last_ts: Date;
+    schedules: string[] | null;
+    stale_after_intervals: number;
+    agent_id: string | null;
+  }>(
+    `SELECT i.organization_id, o.time_zone, se.id AS series_id, se.key, se.last_ts, s.schedules, i.stale_after_intervals,
+            CASE WHEN s.url LIKE 'bischeck://%' THEN NULL ELSE s.agent_id END AS agent_id
+     FROM service_items i
+     JOIN services s ON s.id = i.service_id
+     JOIN organizations o ON o.id = i.organization_id
+     JOIN series se ON se.organization_id = i.organization_id AND se.key = i.series_key
+     WHERE se.last_ts IS NOT NULL AND (s.url LIKE 'bischeck://%' OR s.agent_id IS NOT NULL)`,
+  );
+  return rows.map((r) => ({
+    organizationId: r.organization_id,
+    timeZone: r.time_zone,
+    seriesId: Number(r.series_id),
+    key: r.key,
+    lastTs: r.last_ts.getTime(),
+    schedules: r.schedules ?? [],
+    staleAfterIntervals: r.stale_after_intervals,
+    agentId: r.agent_id,
+  }));
+}
+
+export interface FreshnessAgent {
+  id: string;
+  organizationId: string;
+  name: string;
+  lastSeenAt: number | null;
+  /** The series the agent's own alert is raised on, and its current state (null: never evaluated). */
+  heartbeatSeriesId: number;
+  heartbeatState: string | null;
+  heartbeatTs: number | null;
+}
+
+/** Agents that run at least one service and are not revoked, with their heartbeat series (created when missing). */
+export async function loadFreshnessAgents(db: Database): Promise<FreshnessAgent[]> {
+  const { rows } = await db.pool.query<{ id: string; organization_id: string; name: string; last_seen_at: Date | null }>(
+    `SELECT a.id, a.organization_id, a.name, a.last_seen_at FROM agents a
+     WHERE a.revoked_at IS NULL AND EXISTS (SELECT 1 FROM services s WHERE s.agent_id = a.id)`,
+  );
+  const byOrganization = new Map<string, typeof rows>();
+  for (const r of rows) byOrganization.set(r.organization_id, [...(byOrganization.get(r.organization_id) ?? []), r]);
+  const out: FreshnessAgent[] = [];
+  for (const [organizationId, agents] of byOrganization) {
+    const ids = await ensureSeries(
+      db,
+      organizationId,
+      agents.map((a) => agentHeartbeatKey(a.name)),
+    );
+    const states = await db.pool.query<{ series_id: string; state: string; ts: Date }>(
+      `SELECT series_id, state, ts FROM item_states WHERE series_id = ANY($1::bigint[])`,
+      [[...ids.values()]],
+    );
+    const stateOf = new Map(states.rows.map((s) => [Number(s.series_id), s]));
+    for (const a of agents) {
+      const seriesId = ids.get(agentHeartbeatKey(a.name))!;
+      const state = stateOf.get(seriesId);
+      out.push({
+        id: a.id,
+        organizationId,
+        name: a.name,
+        lastSeenAt: a.last_seen_at?.getTime() ?? null,
+        heartbeatSeriesId: seriesId,
+        heartbeatState: state?.state ?? null,
+        heartbeatTs: state?.ts.getTime() ?? null,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The organisation's agents as items the evaluator knows (no threshold, state from the results the
+ * worker makes up for them), so that an agent's alert is raised and closed like any other.
+ */
+export async function loadAgentHeartbeatItems(db: Database, organizationId: string): Promise<EvaluatedItem[]> {
+  const { rows } = await db.pool.query<{ name: string }>(`SELECT name FROM agents WHERE organization_id = $1`, [organizationId]);
+  if (rows.length === 0) return [];
+  const ids = await ensureSeries(
+    db,
+    organizationId,
+    rows.map((r) => agentHeartbeatKey(r.name)),
+  );
+  return rows.map((r) => ({
+    seriesId: ids.get(agentHeartbeatKey(r.name))!,
+    seriesKey: agentHeartbeatKey(r.name),
+    itemId: "",
+    host: r.name,
+    service: "agent",
+    item: "heartbeat",
+    policy: null,
+    intervalMs: null,
+    stateSource: "plugin" satisfies StateSource,
+    staleAfterIntervals: 1,
+  }));
+}
+
+export interface MadeUpResult {
+  organizationId: string;
+  seriesId: number;
+  ts: number;
+  status: number;
+  output: string;
+}
+
+/** Queues results the worker made up (stale items, silent agents) for evaluation, like ingested ones but not stored as points. */
+export async function queueMadeUpResults(db: Database, results: readonly MadeUpResult[]): Promise<void> {
+  if (results.length === 0) return;
+  await db.pool.query(
+    `INSERT INTO evaluation_queue (organization_id, series_ids, timestamps, "values", statuses, outputs)
+     SELECT r.organization_id, array_agg(r.series_id), array_agg(r.ts), array_agg(NULL::float8), array_agg(r.status), array_agg(r.output)
+     FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::int[], $5::text[]) AS r(organization_id, series_id, ts, status, output)
+     GROUP BY r.organization_id`,
+    [
+      results.map((r) => r.organizationId),
+      results.map((r) => r.seriesId),
+      results.map((r) => new Date(r.ts).toISOString()),
+      results.map((r) => r.status),
+      results.map((r) => r.output),
+    ],
+  );
+}
