@@ -71,7 +71,11 @@ export function Overview() {
                 className={row.seriesId !== null && String(row.seriesId) === selected ? "selected" : undefined}
                 onClick={() => row.seriesId !== null && router.replace(`/?series=${row.seriesId}`, { scroll: false })}
               >
-                <td className="mono"><a href={`/items/${row.id}`} onClick={(e) => e.stopPropagation()}>{row.seriesKey}</a></td>
+                <td className="mono">
+                  <a href={`/items/${row.id}`} onClick={(e) => e.stopPropagation()}>
+                    {row.seriesKey}
+                  </a>
+                </td>
                 <td className="muted">{row.url.split("://")[0]}</td>
                 <td className="mono">{row.schedules.join(", ")}</td>
                 <td>{row.hasPolicy ? "24-hour" : <span className="muted">none</span>}</td>
@@ -93,11 +97,7 @@ export function Overview() {
             ← Previous
           </button>
           <span className="muted">Page {cursors.length}</span>
-          <button
-            type="button"
-            disabled={!items.data?.next}
-            onClick={() => items.data?.next && setCursors((c) => [...c, items.data.next])}
-          >
+          <button type="button" disabled={!items.data?.next} onClick={() => items.data?.next && setCursors((c) => [...c, items.data.next])}>
             Next →
           </button>
         </div>
