@@ -51,6 +51,9 @@ export function TimelineCanvas(props: {
     el.width = Math.round(width * ratio);
     el.height = Math.round(viewHeight * ratio);
     const x = (t: number) => ((t - window.from) / (window.to - window.from)) * width;
+    // The theme's colours, read once per draw setup: a canvas cannot use CSS variables.
+    const style = getComputedStyle(el);
+    const colors = { grid: style.getPropertyValue("--border").trim(), muted: style.getPropertyValue("--muted").trim() };
     let frame = 0;
     const draw = () => {
       frame = 0;
@@ -62,9 +65,9 @@ export function TimelineCanvas(props: {
       ctx.textBaseline = "middle";
       for (const t of ticks) {
         const px = Math.round(x(t)) + 0.5;
-        ctx.fillStyle = "#22314a";
+        ctx.fillStyle = colors.grid;
         ctx.fillRect(px, Math.max(top, AXIS_HEIGHT - 4), 1, viewHeight);
-        ctx.fillStyle = "#8da2bb";
+        ctx.fillStyle = colors.muted;
         ctx.fillText(tickLabel(t, window.to - window.from, timeZone), px + 3, AXIS_HEIGHT / 2);
       }
       const first = Math.max(0, Math.floor((top - AXIS_HEIGHT) / LANE_HEIGHT));
@@ -223,7 +226,7 @@ function drawLanes(ctx: CanvasRenderingContext2D, lanes: LaneLayout[], first: nu
   }
   ctx.globalAlpha = 1;
   if (highlight) {
-    ctx.strokeStyle = "#ffffff";
+    ctx.strokeStyle = getComputedStyle(ctx.canvas).getPropertyValue("--text").trim() || "#ffffff";
     ctx.lineWidth = 2;
     ctx.strokeRect(highlight.x - 1, highlight.y, highlight.w + 2, LANE_HEIGHT - 8);
   }

@@ -26,7 +26,7 @@ import { useTRPC } from "~/trpc/react";
 import { readMoment } from "./preview-window";
 
 const MAX_DRAWN_SPANS = 400;
-const SPAN_COLORS = { WARNING: "#f59e0b", CRITICAL: "#ef4444", UNKNOWN: "#a78bfa" } as const;
+const SPAN_COLORS = { WARNING: "var(--warning)", CRITICAL: "var(--critical)", UNKNOWN: "var(--unknown)" } as const;
 const tooltipNumber = (v: unknown) => (Array.isArray(v) ? v.map((x) => formatNumber(x)).join(" – ") : formatNumber(Number(v)));
 
 interface Outcome {
@@ -165,23 +165,23 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
                   label={{ value: "alert", position: "insideTopLeft", fill: "var(--text)", fontSize: 11 }}
                 />
               )}
-              <Area dataKey="range" stroke="none" fill="#3b82f6" fillOpacity={0.2} isAnimationActive={false} name="min–max" />
-              <Line dataKey="avg" stroke="#60a5fa" dot={false} strokeWidth={1.3} isAnimationActive={false} name="value" />
+              <Area dataKey="range" stroke="none" fill="var(--accent)" fillOpacity={0.2} isAnimationActive={false} name="min–max" />
+              <Line dataKey="avg" stroke="var(--series)" dot={false} strokeWidth={1.3} isAnimationActive={false} name="value" />
               <Line dataKey="threshold" stroke="var(--text)" dot={false} strokeWidth={1.6} isAnimationActive={false} name="threshold" />
               <Line
                 dataKey="deployedThreshold"
-                stroke="#a78bfa"
+                stroke="var(--unknown)"
                 dot={false}
                 strokeWidth={1.2}
                 strokeDasharray="1 3"
                 isAnimationActive={false}
                 name="deployed threshold"
               />
-              <Line dataKey="warning" stroke="#f59e0b" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="warning" />
-              <Line dataKey="critical" stroke="#ef4444" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="critical" />
+              <Line dataKey="warning" stroke="var(--warning)" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="warning" />
+              <Line dataKey="critical" stroke="var(--critical)" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="critical" />
               <Line
                 dataKey="warningLow"
-                stroke="#f59e0b"
+                stroke="var(--warning)"
                 dot={false}
                 strokeDasharray="2 4"
                 isAnimationActive={false}
@@ -189,7 +189,7 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
               />
               <Line
                 dataKey="criticalLow"
-                stroke="#ef4444"
+                stroke="var(--critical)"
                 dot={false}
                 strokeDasharray="2 4"
                 isAnimationActive={false}

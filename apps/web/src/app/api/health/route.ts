@@ -9,9 +9,7 @@ export async function GET() {
     const db = await getDatabase();
     const [info, migrations] = await Promise.all([
       databaseInfo(db.pool),
-      db.pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-      ),
+      db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`),
     ]);
     return Response.json({
       status: "ok",
