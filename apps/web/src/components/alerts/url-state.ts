@@ -1,6 +1,6 @@
 import type { State } from "@tidemark/thresholds";
 
-import { readRange, resolveRange, type TimeRange, writeRange } from "~/lib/time-range";
+import { readRange, resolveRange, type TimeRange, writeRange } from "../../lib/time-range";
 
 /** The timeline's window and filters, kept in the URL so that a view can be shared and reloaded. */
 
