@@ -1,8 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { signIn } from "./fixtures";
+import { openMenu, signIn } from "./fixtures";
 
 test("one click deploys the configuration to the local agent and shows its progress live", async ({ page }) => {
   await signIn(page);
+  await openMenu(page);
   await page.getByRole("link", { name: "Deploy" }).click();
   await expect(page.getByRole("heading", { name: "Deploy configuration" })).toBeVisible();
 
@@ -25,6 +26,7 @@ test("one click deploys the configuration to the local agent and shows its progr
   await expect(local).toContainText("no change");
 
   // The agents page shows the version the agent applied.
+  await openMenu(page);
   await page.getByRole("link", { name: "Agents" }).click();
   await expect(page).toHaveURL(/\/agents$/);
   const row = page.getByRole("region", { name: "Agents" }).getByRole("row", { name: /local/ });

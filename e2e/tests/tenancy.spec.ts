@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { signIn } from "./fixtures";
+import { openMenu, signIn } from "./fixtures";
 
 /**
  * Tenancy end to end: a user with an organisation of their own is invited into the demo
@@ -36,6 +36,7 @@ test("invite a user, accept, switch organisation and see only that organisation'
 
   // The demo admin invites them as an editor; the link is shown once.
   await signIn(admin);
+  await openMenu(admin);
   await admin.getByRole("link", { name: "Settings" }).click();
   await expect(admin).toHaveURL(/\/settings\/members$/);
   await admin.getByLabel("Email to invite").fill(email);
@@ -56,6 +57,7 @@ test("invite a user, accept, switch organisation and see only that organisation'
   await expect(newcomer.getByRole("link", { name: "Settings" })).toHaveCount(0);
 
   // Switching back to their own organisation shows none of Acme's data.
+  await openMenu(newcomer);
   await newcomer.getByRole("combobox", { name: "Organisation" }).selectOption({ label: `${ownOrganization} (admin)` });
   await expect(newcomer.getByText(`${ownOrganization} · admin`)).toBeVisible();
   await expect(await overviewCard(newcomer, "Hosts")).toHaveText("0");

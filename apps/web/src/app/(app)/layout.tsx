@@ -50,7 +50,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
             )}
           </nav>
           <div className="who">
-            <span title={session.email}>{session.name}</span>
+            <span className="who-name" title={session.email}>
+              {session.name}
+            </span>
             <OrgSwitcher activeOrganizationId={session.organizationId} />
             <ThemeToggle initial={theme} />
             <SignOutButton />
