@@ -28,7 +28,7 @@ test("one click deploys the configuration to the local agent and shows its progr
   // The agents page shows the version the agent applied.
   await openMenu(page);
   await page.getByRole("link", { name: "Agents" }).click();
-  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page).toHaveURL(/\/agents(\?org=[\w-]+)?$/);
   const row = page.getByRole("region", { name: "Agents" }).getByRole("row", { name: /local/ });
   await expect(row).toContainText(/s ago/);
   await expect(row.getByRole("cell").nth(3)).not.toHaveText("—");

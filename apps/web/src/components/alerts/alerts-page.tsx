@@ -11,7 +11,7 @@ import { formatInstant, resolveRange, type TimeRange } from "~/lib/time-range";
 import { useTimeZone } from "../time/time-zone";
 import { AlertDetailPanel } from "./alert-detail";
 import { AlertList } from "./alert-list";
-import { TIMELINE_VIEW_HEIGHT, TimelineCanvas } from "./timeline-canvas";
+import { labelWidth, TIMELINE_VIEW_HEIGHT, TimelineCanvas } from "./timeline-canvas";
 import { TimelineControls } from "./timeline-controls";
 import { layoutTimeline } from "./timeline-layout";
 import { parseView, type TimelineView, timelineRequest, viewToParams } from "./url-state";
@@ -104,7 +104,8 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
     return () => clearTimeout(timer);
   });
 
-  const canvasWidth = Math.max(200, lanesWidth - 230);
+  const labels = labelWidth(lanesWidth);
+  const canvasWidth = Math.max(160, lanesWidth - labels);
   // Until hydration is over, what the server rendered: no data, nothing said about the request.
   const shown = useHydrated() ? timeline : null;
   const encoded = shown?.data?.encoded;
@@ -158,6 +159,7 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
               width={canvasWidth}
               window={window}
               timeZone={timeZone}
+              labelWidth={labels}
               selected={view.alert}
               scroller={lanesRef}
               onSelect={(alert) => update({ alert })}

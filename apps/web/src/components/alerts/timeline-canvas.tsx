@@ -8,7 +8,8 @@ import { alertAt, type LaneLayout } from "./timeline-layout";
 
 export const LANE_HEIGHT = 22;
 const AXIS_HEIGHT = 24;
-const LABEL_WIDTH = 230;
+/** The lane labels' column: narrower on a phone, so that the lanes keep most of the width. */
+export const labelWidth = (lanesWidth: number) => (lanesWidth < 640 ? 120 : 230);
 
 /** The lanes' viewport: the scroll container's content height (it scrolls past this). */
 export const TIMELINE_VIEW_HEIGHT = 560;
@@ -28,6 +29,8 @@ export function TimelineCanvas(props: {
   /** The zone the axis shows round times of. */
   timeZone: string;
   selected: string | null;
+  /** The lane labels' column, in px. */
+  labelWidth: number;
   /** The element the lanes scroll in. */
   scroller: RefObject<HTMLElement | null>;
   onSelect: (alertId: string) => void;
@@ -94,7 +97,7 @@ export function TimelineCanvas(props: {
   }
 
   return (
-    <div className="tl-grid" style={{ gridTemplateColumns: `${LABEL_WIDTH}px 1fr` }}>
+    <div className="tl-grid" style={{ gridTemplateColumns: `${props.labelWidth}px 1fr` }}>
       <div className="tl-labels" style={{ paddingTop: AXIS_HEIGHT + labelled.first * LANE_HEIGHT }}>
         {lanes.slice(labelled.first, labelled.end).map((lane) => (
           <div

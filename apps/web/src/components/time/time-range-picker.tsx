@@ -76,10 +76,11 @@ export function TimeRangePicker({ range, bounds, onChange }: { range: TimeRange;
           className="time-picker-button"
           aria-expanded={open}
           aria-controls={panelId}
-          aria-label={`Time range: ${describeRange(range, timeZone)}`}
           onClick={toggle}
         >
-          <span aria-hidden="true">◷</span> {describeRange(range, timeZone)}
+          <span aria-hidden="true">◷</span>
+          <span className="sr-only">Time range: </span>
+          {describeRange(range, timeZone)}
           <span className="time-picker-zone">{timeZone === "UTC" ? "UTC" : "local"}</span>
         </button>
         <button type="button" aria-label="Later" title="Later" onClick={() => onChange(panRange(bounds, 0.5))}>
