@@ -11,6 +11,12 @@ export default defineConfig({
   retries: 0,
   reporter: [["list"], ["json"]],
   outputDir: "../test-results",
+  // Every journey twice: on a desktop and at a phone's width (390 px). Specs about one width only
+  // say so with test.skip on the project's name.
+  projects: [
+    { name: "desktop", use: { viewport: { width: 1440, height: 900 } } },
+    { name: "phone", use: { viewport: { width: 390, height: 844 } } },
+  ],
   use: {
     baseURL: process.env.BASE_URL ?? "http://127.0.0.1:3000",
     trace: "retain-on-failure",

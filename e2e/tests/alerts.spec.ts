@@ -63,7 +63,7 @@ test("the timeline shows the window's alerts as swimlanes, filters them, and kee
   await expect(table.getByRole("heading", { name: "Alerts (1)" })).toBeVisible();
 
   // Zooming fixes the window in the URL; a reload shows the same view.
-  await page.getByRole("button", { name: "Zoom in" }).click();
+  await page.getByRole("button", { name: "Zoom out" }).click();
   await expect(page).toHaveURL(/from=.*&to=/);
   const zoomed = page.url();
   await page.reload();
@@ -87,6 +87,10 @@ test("the timeline shows the window's alerts as swimlanes, filters them, and kee
   await page.mouse.move(box.x + box.width * 0.6, y, { steps: 5 });
   await page.mouse.up();
   await expect(page).toHaveURL(/from=.*&to=/);
+  // A zoom is a step in the history: Back returns to the 6 hours before it.
+  await page.goBack();
+  await expect(page).toHaveURL(/range=6h/);
+  await expect(page).not.toHaveURL(/from=/);
 });
 
 test("an alert's detail shows what fired, and an editor acknowledges it with a comment", async ({ page }) => {

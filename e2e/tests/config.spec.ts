@@ -64,7 +64,7 @@ test("creates a host, a service and an item with field errors on the way, clones
   await page.getByRole("button", { name: "Delete host" }).click();
   await expect(page.getByText(`Delete host ${host}-b with all its services`)).toBeVisible();
   await page.getByRole("button", { name: "Yes, delete host" }).click();
-  await expect(page).toHaveURL(/\/config\/hosts$/);
+  await expect(page).toHaveURL(/\/config\/hosts(\?org=[\w-]+)?$/);
   await page.getByRole("searchbox", { name: "Search hosts" }).fill(host);
   await expect(page.getByRole("link", { name: host, exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: `${host}-b`, exact: true })).toHaveCount(0);
@@ -74,7 +74,7 @@ test("lists items with filters, sort and keyset pages", async ({ page }) => {
   await page.goto("/config/items");
   const rows = page.getByRole("row");
   await expect(rows.nth(1)).toContainText("api01-http-errorrate");
-  await page.getByRole("button", { name: "Sort descending" }).click();
+  await page.getByRole("button", { name: /sort descending/ }).click();
   await expect(rows.nth(1)).toContainText("web08-http-requests");
   await page.getByRole("combobox", { name: "Runs on" }).selectOption("bischeck");
   await expect(page.getByRole("link", { name: "fleet-web-avglatency" })).toBeVisible();

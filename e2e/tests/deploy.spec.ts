@@ -1,8 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { signIn } from "./fixtures";
+import { openMenu, signIn } from "./fixtures";
 
 test("one click deploys the configuration to the local agent and shows its progress live", async ({ page }) => {
   await signIn(page);
+  await openMenu(page);
   await page.getByRole("link", { name: "Deploy" }).click();
   await expect(page.getByRole("heading", { name: "Deploy configuration" })).toBeVisible();
 
@@ -25,8 +26,9 @@ test("one click deploys the configuration to the local agent and shows its progr
   await expect(local).toContainText("no change");
 
   // The agents page shows the version the agent applied.
+  await openMenu(page);
   await page.getByRole("link", { name: "Agents" }).click();
-  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page).toHaveURL(/\/agents(\?org=[\w-]+)?$/);
   const row = page.getByRole("region", { name: "Agents" }).getByRole("row", { name: /local/ });
   await expect(row).toContainText(/s ago/);
   await expect(row.getByRole("cell").nth(3)).not.toHaveText("—");

@@ -7,5 +7,14 @@ export async function signIn(page: Page, email = DEMO.email, password = DEMO.pas
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(page.locator(".topbar-org")).toBeVisible();
+}
+
+/**
+ * Opens the top bar's menu where it is collapsed (a phone's width); on a desktop the navigation is
+ * always in view and this does nothing. Call it before using a section link or the account controls.
+ */
+export async function openMenu(page: Page): Promise<void> {
+  const menu = page.getByRole("button", { name: "Menu" });
+  if ((await menu.isVisible()) && (await menu.getAttribute("aria-expanded")) !== "true") await menu.click();
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO, signIn } from "./fixtures";
+import { DEMO, openMenu, signIn } from "./fixtures";
 
 test("a signed-out visitor is sent to the sign-in page", async ({ page }) => {
   await page.goto("/");
@@ -32,6 +32,7 @@ test("signs in, sees the demo dashboard with history, and signs out", async ({ p
   const chart = page.getByRole("region", { name: "Series history" });
   await expect(chart.locator(".recharts-line-curve")).toBeVisible();
 
+  await openMenu(page);
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
   await page.goto("/");

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { signIn } from "./fixtures";
+import { openMenu, signIn } from "./fixtures";
 
 /**
  * Tenancy end to end: a user with an organisation of their own is invited into the demo
@@ -33,11 +33,18 @@ test("invite a user, accept, switch organisation and see only that organisation'
   await newcomer.getByRole("button", { name: "Create account" }).click();
   await expect(newcomer.getByText(`${ownOrganization} · admin`)).toBeVisible();
   await expect(await overviewCard(newcomer, "Hosts")).toHaveText("0");
+  // The first run shows three ways in; connecting an agent gives the command with its token.
+  const doors = newcomer.getByRole("region", { name: "Nothing monitored here yet" });
+  await expect(doors.getByRole("link", { name: "Import bischeck.xml" })).toBeVisible();
+  await expect(doors.getByRole("link", { name: "Add a host" })).toBeVisible();
+  await doors.getByRole("button", { name: "Create its token" }).click();
+  await expect(doors.getByTestId("agent-command")).toContainText(/TIDEMARK_AGENT_TOKEN=tm_\w+/);
 
   // The demo admin invites them as an editor; the link is shown once.
   await signIn(admin);
+  await openMenu(admin);
   await admin.getByRole("link", { name: "Settings" }).click();
-  await expect(admin).toHaveURL(/\/settings\/members$/);
+  await expect(admin).toHaveURL(/\/settings\/members(\?org=[\w-]+)?$/);
   await admin.getByLabel("Email to invite").fill(email);
   await admin.getByLabel("Role of the invitee").selectOption("editor");
   await admin.getByRole("button", { name: "Create invitation link" }).click();
@@ -56,10 +63,10 @@ test("invite a user, accept, switch organisation and see only that organisation'
   await expect(newcomer.getByRole("link", { name: "Settings" })).toHaveCount(0);
 
   // Switching back to their own organisation shows none of Acme's data.
+  await openMenu(newcomer);
   await newcomer.getByRole("combobox", { name: "Organisation" }).selectOption({ label: `${ownOrganization} (admin)` });
   await expect(newcomer.getByText(`${ownOrganization} · admin`)).toBeVisible();
   await expect(await overviewCard(newcomer, "Hosts")).toHaveText("0");
-  await newcomer.getByRole("searchbox", { name: "Search service items" }).fill("web03");
   await expect(newcomer.getByRole("row", { name: /web03/ })).toHaveCount(0);
   const hosts = await newcomer.request.get(
     `/api/trpc/config.hosts.list?input=${encodeURIComponent(JSON.stringify({ json: { limit: 200 } }))}`,
@@ -85,6 +92,15 @@ test("invite a user, accept, switch organisation and see only that organisation'
   await admin.getByRole("link", { name: "Audit log" }).click();
   await admin.getByLabel("Action").selectOption("invitation.accept");
   await expect(admin.getByTestId("audit-row").first()).toContainText(`Newcomer ${mark}`);
+
+  // The organisation is in every URL: a link into Acme, opened while working in their own, offers the switch.
+  await expect(admin).toHaveURL(/[?&]org=acme\b/);
+  await newcomer.goto("/?org=acme");
+  await newcomer.getByRole("button", { name: "Switch to Acme Operations" }).click();
+  await expect(newcomer.getByText("Acme Operations · editor")).toBeVisible();
+  // One they are not in is a plain "not found".
+  await newcomer.goto("/?org=no-such-organisation");
+  await expect(newcomer.getByRole("alert")).toHaveText(/Not found: this link is for an organisation you are not a member of/);
 });
 
 test("an invitation link opened signed out creates the invited account and joins", async ({ page: admin, browser, baseURL }) => {

@@ -9,6 +9,12 @@ async function openItem(page: Page, key: string, query = "") {
   await expect(page.getByRole("heading", { name: key })).toBeVisible();
 }
 
+async function choosePreset(page: Page, label: string) {
+  const preview = page.getByRole("region", { name: "Preview" });
+  await preview.getByRole("button", { name: /^Time range:/ }).click();
+  await preview.getByRole("dialog", { name: "Choose a time range" }).getByRole("button", { name: label }).click();
+}
+
 const draftAlerts = (page: Page) => page.getByRole("region", { name: "Preview" }).getByTestId("alerts").first();
 
 test.beforeEach(async ({ page }) => {
@@ -16,7 +22,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("edits three hours and a period, sees the preview change, saves and reloads", async ({ page }) => {
-  await openItem(page, "db04-postgres-connections", "?window=7d");
+  await openItem(page, "db04-postgres-connections", "?range=7d");
   const editor = page.getByRole("region", { name: "Threshold editor" });
   const savedText = editor.getByText(/^Saved · revision \d+\.$/);
   await expect(savedText).toBeVisible();
@@ -49,12 +55,12 @@ test("edits three hours and a period, sees the preview change, saves and reloads
 });
 
 test("sets a constant by dragging the day curve", async ({ page }) => {
-  await openItem(page, "cache03-redis-memory", "?window=24h");
+  await openItem(page, "cache03-redis-memory", "?range=24h");
   const editor = page.getByRole("region", { name: "Threshold editor" });
   await editor.getByRole("button", { name: /default/ }).click();
   const hour12 = editor.getByLabel("Hour 12 threshold");
   const before = Number(await hour12.inputValue());
-  const chart = editor.getByRole("img", { name: "Day curve of the selected period" });
+  const chart = editor.getByRole("slider", { name: "Day curve of the selected period" });
   const box = await chart.boundingBox();
   if (!box) throw new Error("the day curve is not laid out");
   // Plot area: 68 px of margin and y axis on the left, 16 px on the right, 12 px on top.
@@ -89,15 +95,15 @@ test("shows an expression error at its position and completes function names", a
   await expect(editor.getByRole("button", { name: "Save threshold" })).toBeEnabled();
 });
 
-test("keeps the preview window in the URL and shades the alerts of the draft", async ({ page }) => {
+test("keeps the preview range in the URL and shades the alerts of the draft", async ({ page }) => {
   await openItem(page, "web03-http-latency");
   const preview = page.getByRole("region", { name: "Preview" });
-  await preview.getByRole("button", { name: "24h" }).click();
-  await expect(page).toHaveURL(/window=24h/);
+  await choosePreset(page, "Last 24 hours");
+  await expect(page).toHaveURL(/range=24h/);
   await page.reload();
-  await expect(preview.getByRole("button", { name: "24h" })).toHaveAttribute("aria-pressed", "true");
-  await preview.getByRole("button", { name: "7d" }).click();
-  await expect(page).toHaveURL(/window=7d/);
+  await expect(preview.getByRole("button", { name: /^Time range: Last 24 hours/ })).toBeVisible();
+  await choosePreset(page, "Last 7 days");
+  await expect(page).toHaveURL(/range=7d/);
   await expect(preview.locator(".recharts-line-curve").first()).toBeVisible();
   // The demo's web03 latency incident (95 minutes at 3.2×) is an alert in the 7-day window.
   await expect(draftAlerts(page)).not.toHaveText("0");

@@ -1,5 +1,6 @@
 export * from "./audit.ts";
 export * from "./auth.ts";
+export * from "./board.ts";
 export * from "./configuration.ts";
 export * from "./connection.ts";
 export * from "./database.ts";

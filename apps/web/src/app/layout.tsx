@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { themeChoice } from "~/server/theme";
 import { TRPCReactProvider } from "~/trpc/react";
 import "./globals.css";
 
@@ -8,9 +9,10 @@ export const metadata: Metadata = {
   description: "Tune hour-by-hour monitoring thresholds against real history.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const theme = await themeChoice();
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme === "system" ? undefined : theme}>
       <body>
         <TRPCReactProvider>{children}</TRPCReactProvider>
       </body>

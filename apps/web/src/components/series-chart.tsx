@@ -1,50 +1,86 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
-import { Area, CartesianGrid, ComposedChart, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { formatNumber } from "~/lib/format";
 import { useTRPC } from "~/trpc/react";
+import { ChartTable } from "./time/chart-table";
+import { TimeRangePicker } from "./time/time-range-picker";
+import { useDragZoom } from "./time/use-drag-zoom";
+import { useTimeAxis } from "./time/use-time-axis";
+import { useUrlRange } from "./time/use-url-range";
 
-const WINDOWS = { "24h": 1, "7d": 7, "14d": 14 } as const;
-type WindowKey = keyof typeof WINDOWS;
+const tooltipNumber = (v: unknown) => (Array.isArray(v) ? v.map((x) => formatNumber(x)).join(" – ") : formatNumber(Number(v)));
 
-const timeFormat = new Intl.DateTimeFormat("en-GB", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
-
+/** One series' history on the overview: mean with its min–max band, over the page's time range. */
 export function SeriesChart({ seriesId }: { seriesId: number }) {
   const trpc = useTRPC();
-  const [windowKey, setWindowKey] = useState<WindowKey>("7d");
-  // Round to the minute so the query key is stable across renders.
-  const to = useMemo(() => new Date(Math.ceil(Date.now() / 60_000) * 60_000), []);
-  const from = new Date(to.getTime() - WINDOWS[windowKey] * 86_400_000);
-  const query = useQuery(trpc.dashboard.series.queryOptions({ seriesId, from, to }));
-  const data = query.data?.points.map((p) => ({ ts: p.ts, avg: p.avg, band: [p.min, p.max] as [number | null, number | null] }));
+  const { range, bounds, setRange } = useUrlRange("7d");
+  const axis = useTimeAxis(bounds);
+  const zoom = useDragZoom(setRange);
+  const query = useQuery(trpc.dashboard.series.queryOptions({ seriesId, from: new Date(bounds.from), to: new Date(bounds.to) }));
+  const data = query.data?.points.map((p) => ({
+    ts: p.ts,
+    avg: p.avg,
+    min: p.min,
+    max: p.max,
+    band: [p.min, p.max] as [number | null, number | null],
+  }));
 
   return (
     <section className="panel" aria-label="Series history">
       <div className="panel-head">
         <h2>History</h2>
-        <div className="segmented" role="group" aria-label="Window">
-          {(Object.keys(WINDOWS) as WindowKey[]).map((k) => (
-            <button key={k} type="button" aria-pressed={k === windowKey} onClick={() => setWindowKey(k)}>
-              {k}
-            </button>
-          ))}
-        </div>
+        <TimeRangePicker range={range} bounds={bounds} onChange={setRange} />
       </div>
-      <div className="chart">
+      <div className="chart zoomable">
         {query.isError && <p className="error">{query.error.message}</p>}
         {data && data.length === 0 && <p className="muted">No points in this window.</p>}
         {data && data.length > 0 && (
-          <ResponsiveContainer width="100%" height={280}>
-            <ComposedChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-              <CartesianGrid stroke="#233042" strokeDasharray="3 3" />
-              <XAxis dataKey="ts" type="number" scale="time" domain={["dataMin", "dataMax"]} tickFormatter={(v) => timeFormat.format(v)} stroke="#8da2bb" minTickGap={40} />
-              <YAxis stroke="#8da2bb" width={60} />
-              <Tooltip labelFormatter={(v) => `${timeFormat.format(Number(v))} UTC`} contentStyle={{ background: "#111a27", border: "1px solid #2b3a50" }} />
-              <Area dataKey="band" stroke="none" fill="#3b82f6" fillOpacity={0.18} isAnimationActive={false} name="min–max" />
-              <Line dataKey="avg" stroke="#60a5fa" dot={false} strokeWidth={1.5} isAnimationActive={false} name={`value (${query.data?.resolution})`} />
-            </ComposedChart>
-          </ResponsiveContainer>
+          <>
+            <ResponsiveContainer width="100%" height={280}>
+              <ComposedChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} {...zoom.handlers}>
+                <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
+                <XAxis
+                  dataKey="ts"
+                  type="number"
+                  scale="time"
+                  domain={axis.domain}
+                  ticks={axis.ticks}
+                  tickFormatter={axis.tick}
+                  stroke="var(--muted)"
+                  allowDataOverflow
+                />
+                <YAxis stroke="var(--muted)" width={60} tickFormatter={(v) => formatNumber(v)} />
+                <Tooltip
+                  labelFormatter={(v) => axis.instant(Number(v))}
+                  formatter={tooltipNumber}
+                  contentStyle={{ background: "var(--panel)", border: "1px solid var(--border)" }}
+                />
+                <Area dataKey="band" stroke="none" fill="var(--accent)" fillOpacity={0.18} isAnimationActive={false} name="min–max" />
+                <Line
+                  dataKey="avg"
+                  stroke="var(--series)"
+                  dot={false}
+                  strokeWidth={1.5}
+                  isAnimationActive={false}
+                  name={`value (${query.data?.resolution})`}
+                />
+                {zoom.selection && <ReferenceArea x1={zoom.selection.x1} x2={zoom.selection.x2} fill="var(--accent)" fillOpacity={0.2} />}
+              </ComposedChart>
+            </ResponsiveContainer>
+            <p className="muted chart-note">Drag across the chart to zoom in.</p>
+            <ChartTable
+              caption="Series history"
+              rows={data}
+              columns={[
+                { label: "Time", cell: (r) => axis.instant(r.ts) },
+                { label: "Mean", cell: (r) => formatNumber(r.avg) },
+                { label: "Min", cell: (r) => formatNumber(r.min) },
+                { label: "Max", cell: (r) => formatNumber(r.max) },
+              ]}
+            />
+          </>
         )}
       </div>
     </section>

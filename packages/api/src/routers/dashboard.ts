@@ -1,13 +1,29 @@
-import { configurationOverview, databaseInfo, listItems, readSeriesWindow } from "@tidemark/db";
+import { BOARD_STATES, configurationOverview, countBoardStates, databaseInfo, listBoard, listItems, readSeriesWindow } from "@tidemark/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, viewerProcedure } from "../trpc.ts";
 
 export const dashboardRouter = createTRPCRouter({
   overview: viewerProcedure.query(async ({ ctx }) => {
-    const [overview, info] = await Promise.all([configurationOverview(ctx.db, ctx.org.id), databaseInfo(ctx.db.pool)]);
-    return { ...overview, database: info };
+    const [overview, info, board] = await Promise.all([
+      configurationOverview(ctx.db, ctx.org.id),
+      databaseInfo(ctx.db.pool),
+      countBoardStates(ctx.db, ctx.org.id),
+    ]);
+    return { ...overview, database: info, board };
   }),
+  /** The overview's table: problems first (or by key), filtered by state, with last value, its time and a 24 h sparkline. */
+  board: viewerProcedure
+    .input(
+      z.object({
+        search: z.string().trim().max(200).optional(),
+        states: z.array(z.enum(BOARD_STATES)).max(BOARD_STATES.length).default([]),
+        sort: z.enum(["state", "key"]).default("state"),
+        after: z.string().max(600).nullish(),
+        limit: z.number().int().min(1).max(100).default(25),
+      }),
+    )
+    .query(({ ctx, input }) => listBoard(ctx.db, ctx.org.id, { ...input, now: new Date() })),
   items: viewerProcedure
     .input(
       z.object({

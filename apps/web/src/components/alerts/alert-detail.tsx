@@ -24,12 +24,12 @@ const HOUR = 3_600_000;
 
 /**
  * The item's threshold preview around the alert: `at` marks the moment it fired, and the
- * preview's own custom window spans the alert with six hours either side.
+ * preview's absolute range spans the alert with six hours either side.
  */
 function previewHref(itemId: string, openedAt: Date, closedAt: Date | null): string {
   const from = new Date(openedAt.getTime() - 6 * HOUR);
   const to = new Date(Math.min(Date.now(), (closedAt ?? new Date()).getTime() + 6 * HOUR));
-  const params = new URLSearchParams({ at: openedAt.toISOString(), window: "custom", from: from.toISOString(), to: to.toISOString() });
+  const params = new URLSearchParams({ at: openedAt.toISOString(), from: from.toISOString(), to: to.toISOString() });
   return `/items/${itemId}?${params}`;
 }
 

@@ -7,12 +7,14 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./alerts.css";
+import { formatInstant, resolveRange, type TimeRange } from "~/lib/time-range";
+import { useTimeZone } from "../time/time-zone";
 import { AlertDetailPanel } from "./alert-detail";
 import { AlertList } from "./alert-list";
-import { TIMELINE_VIEW_HEIGHT, TimelineCanvas } from "./timeline-canvas";
+import { labelWidth, TIMELINE_VIEW_HEIGHT, TimelineCanvas } from "./timeline-canvas";
 import { TimelineControls } from "./timeline-controls";
 import { layoutTimeline } from "./timeline-layout";
-import { pan, parseView, resolveWindow, type TimelineView, timelineRequest, viewToParams, zoom } from "./url-state";
+import { parseView, type TimelineView, timelineRequest, viewToParams } from "./url-state";
 
 const POLL_MS = 15_000;
 
@@ -67,7 +69,8 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
   const params = useSearchParams();
   const view = useMemo(() => parseView(new URLSearchParams(params.toString())), [params]);
   const now = useNow(POLL_MS, serverNow);
-  const window = resolveWindow(view.window, now);
+  const window = resolveRange(view.window, now);
+  const { timeZone } = useTimeZone();
   const { from, to } = window;
   const [lanesRef, lanesWidth] = useElementWidth<HTMLDivElement>();
   const me = useQuery(trpc.session.me.queryOptions());
@@ -86,18 +89,23 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
   });
 
   // The view lives in the browser: the URL only mirrors it (Next.js keeps useSearchParams in step
-  // with history.replaceState), so a change costs no server render, only the queries it needs.
-  function navigate(next: TimelineView) {
-    globalThis.history.replaceState(null, "", `${pathname}?${viewToParams(next)}`);
+  // with the History API), so a change costs no server render, only the queries it needs. A new
+  // window is a new history entry (Back steps through the ranges looked at); a filter is not.
+  function navigate(next: TimelineView, entry: "push" | "replace" = "replace") {
+    const url = `${pathname}?${viewToParams(next)}`;
+    if (entry === "push") globalThis.history.pushState(null, "", url);
+    else globalThis.history.replaceState(null, "", url);
   }
   const update = (patch: Partial<TimelineView>) => navigate({ ...view, ...patch });
+  const setRange = (range: TimeRange) => navigate({ ...view, window: range }, "push");
   useEffect(() => {
     if (host === view.host && service === view.service) return;
     const timer = setTimeout(() => navigate({ ...view, host, service }), 300);
     return () => clearTimeout(timer);
   });
 
-  const canvasWidth = Math.max(200, lanesWidth - 230);
+  const labels = labelWidth(lanesWidth);
+  const canvasWidth = Math.max(160, lanesWidth - labels);
   // Until hydration is over, what the server rendered: no data, nothing said about the request.
   const shown = useHydrated() ? timeline : null;
   const encoded = shown?.data?.encoded;
@@ -132,13 +140,12 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
             const { host: _h, service: _s, ...rest } = patch;
             if (Object.keys(rest).length) update(rest);
           }}
-          onZoom={(factor) => update({ window: zoom(window, factor) })}
-          onPan={(fraction) => update({ window: pan(window, fraction) })}
+          bounds={window}
+          onRange={setRange}
         />
         <p className="muted tl-status" aria-live="polite">
-          {view.window.kind === "live" ? "Live: " : ""}
-          {new Date(window.from).toISOString().slice(0, 16).replace("T", " ")} —{" "}
-          {new Date(window.to).toISOString().slice(0, 16).replace("T", " ")} UTC ·{" "}
+          {view.window.kind === "relative" ? "Live: " : ""}
+          {formatInstant(window.from, timeZone)} – {formatInstant(window.to, timeZone)} {timeZone} ·{" "}
           {data ? `${data.alerts.length} alerts on ${data.lanes.length} series` : "loading…"}
           {data?.truncated && " (only the newest are shown: narrow the window or the filters)"}
           {shown?.isFetching && " · updating"}
@@ -151,10 +158,12 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
               lanes={lanes}
               width={canvasWidth}
               window={window}
+              timeZone={timeZone}
+              labelWidth={labels}
               selected={view.alert}
               scroller={lanesRef}
               onSelect={(alert) => update({ alert })}
-              onZoom={(from, to) => update({ window: { kind: "fixed", from, to } })}
+              onZoom={(from, to) => setRange({ kind: "absolute", from, to })}
             />
           )}
         </div>

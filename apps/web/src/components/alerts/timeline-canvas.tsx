@@ -1,21 +1,15 @@
 "use client";
 
 import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
+import { tickLabel, timeTicks } from "~/lib/time-range";
 import { STATE_COLORS } from "./colors";
 import { TIMELINE_DRAWN_MARK } from "./render-marks";
-import { alertAt, type LaneLayout, timeTicks } from "./timeline-layout";
+import { alertAt, type LaneLayout } from "./timeline-layout";
 
 export const LANE_HEIGHT = 22;
 const AXIS_HEIGHT = 24;
-const LABEL_WIDTH = 230;
-
-/**
- * A tick's label in UTC: "2 Nov" over days, "14:00" within them. Read off the Date's fixed UTC
- * and ISO forms, not Intl: a page's first Intl formatter costs tens of milliseconds (loading its
- * locale data), paid here before the lanes could draw.
- */
-const tickLabel = (t: number, span: number) =>
-  span > 2 * 86_400_000 ? new Date(t).toUTCString().slice(5, 11).replace(/^0/, "") : new Date(t).toISOString().slice(11, 16);
+/** The lane labels' column: narrower on a phone, so that the lanes keep most of the width. */
+export const labelWidth = (lanesWidth: number) => (lanesWidth < 640 ? 120 : 230);
 
 /** The lanes' viewport: the scroll container's content height (it scrolls past this). */
 export const TIMELINE_VIEW_HEIGHT = 560;
@@ -32,20 +26,24 @@ export function TimelineCanvas(props: {
   lanes: LaneLayout[];
   width: number;
   window: { from: number; to: number };
+  /** The zone the axis shows round times of. */
+  timeZone: string;
   selected: string | null;
+  /** The lane labels' column, in px. */
+  labelWidth: number;
   /** The element the lanes scroll in. */
   scroller: RefObject<HTMLElement | null>;
   onSelect: (alertId: string) => void;
   onZoom: (from: number, to: number) => void;
 }) {
-  const { lanes, width, window, selected, scroller } = props;
+  const { lanes, width, window, timeZone, selected, scroller } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
   // The drag lives in a ref for the handlers (events can outrun re-renders) and in state for drawing.
   const dragRef = useRef<{ x0: number; x1: number } | null>(null);
   const [drag, setDrag] = useState<{ x0: number; x1: number } | null>(null);
   const height = AXIS_HEIGHT + lanes.length * LANE_HEIGHT;
   const viewHeight = Math.min(height, TIMELINE_VIEW_HEIGHT);
-  const ticks = useMemo(() => timeTicks(window, Math.max(2, Math.floor(width / 110))), [window, width]);
+  const ticks = useMemo(() => timeTicks(window, Math.max(2, Math.floor(width / 110)), timeZone), [window, width, timeZone]);
   const labelled = useLanesInView(scroller, lanes.length, viewHeight);
 
   useEffect(() => {
@@ -56,6 +54,9 @@ export function TimelineCanvas(props: {
     el.width = Math.round(width * ratio);
     el.height = Math.round(viewHeight * ratio);
     const x = (t: number) => ((t - window.from) / (window.to - window.from)) * width;
+    // The theme's colours, read once per draw setup: a canvas cannot use CSS variables.
+    const style = getComputedStyle(el);
+    const colors = { grid: style.getPropertyValue("--border").trim(), muted: style.getPropertyValue("--muted").trim() };
     let frame = 0;
     const draw = () => {
       frame = 0;
@@ -67,10 +68,10 @@ export function TimelineCanvas(props: {
       ctx.textBaseline = "middle";
       for (const t of ticks) {
         const px = Math.round(x(t)) + 0.5;
-        ctx.fillStyle = "#22314a";
+        ctx.fillStyle = colors.grid;
         ctx.fillRect(px, Math.max(top, AXIS_HEIGHT - 4), 1, viewHeight);
-        ctx.fillStyle = "#8da2bb";
-        ctx.fillText(tickLabel(t, window.to - window.from), px + 3, AXIS_HEIGHT / 2);
+        ctx.fillStyle = colors.muted;
+        ctx.fillText(tickLabel(t, window.to - window.from, timeZone), px + 3, AXIS_HEIGHT / 2);
       }
       const first = Math.max(0, Math.floor((top - AXIS_HEIGHT) / LANE_HEIGHT));
       const end = Math.min(lanes.length, Math.ceil((top + viewHeight - AXIS_HEIGHT) / LANE_HEIGHT));
@@ -87,7 +88,7 @@ export function TimelineCanvas(props: {
       scrolling?.removeEventListener("scroll", onScroll);
       cancelAnimationFrame(frame);
     };
-  }, [lanes, width, viewHeight, window, ticks, selected, scroller]);
+  }, [lanes, width, viewHeight, window, timeZone, ticks, selected, scroller]);
 
   /** Where the pointer is in the lanes' content (the canvas shows the scrolled part of it). */
   function position(e: React.PointerEvent<HTMLCanvasElement>) {
@@ -96,7 +97,7 @@ export function TimelineCanvas(props: {
   }
 
   return (
-    <div className="tl-grid" style={{ gridTemplateColumns: `${LABEL_WIDTH}px 1fr` }}>
+    <div className="tl-grid" style={{ gridTemplateColumns: `${props.labelWidth}px 1fr` }}>
       <div className="tl-labels" style={{ paddingTop: AXIS_HEIGHT + labelled.first * LANE_HEIGHT }}>
         {lanes.slice(labelled.first, labelled.end).map((lane) => (
           <div
@@ -228,7 +229,7 @@ function drawLanes(ctx: CanvasRenderingContext2D, lanes: LaneLayout[], first: nu
   }
   ctx.globalAlpha = 1;
   if (highlight) {
-    ctx.strokeStyle = "#ffffff";
+    ctx.strokeStyle = getComputedStyle(ctx.canvas).getPropertyValue("--text").trim() || "#ffffff";
     ctx.lineWidth = 2;
     ctx.strokeRect(highlight.x - 1, highlight.y, highlight.w + 2, LANE_HEIGHT - 8);
   }

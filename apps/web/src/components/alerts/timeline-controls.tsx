@@ -1,6 +1,8 @@
 "use client";
 
-import { LIVE_RANGES, type LiveRange, type TimelineView, type Tristate } from "./url-state";
+import type { Bounds, TimeRange } from "~/lib/time-range";
+import { TimeRangePicker } from "../time/time-range-picker";
+import type { TimelineView, Tristate } from "./url-state";
 
 const SEVERITIES = ["CRITICAL", "WARNING", "UNKNOWN"] as const;
 
@@ -21,42 +23,19 @@ function TristateSelect(props: { label: string; value: Tristate; onChange: (v: T
   );
 }
 
-/** Window presets, zoom and pan, and the filters; every change goes through `onChange` into the URL. */
+/** The time range picker and the filters; every change goes through `onChange` into the URL. */
 export function TimelineControls(props: {
   view: TimelineView;
   onChange: (patch: Partial<TimelineView>) => void;
-  onZoom: (factor: number) => void;
-  onPan: (fraction: number) => void;
+  /** The window's instants (a relative window resolved). */
+  bounds: Bounds;
+  /** A new window: a new history entry, unlike a filter change. */
+  onRange: (range: TimeRange) => void;
 }) {
   const { view, onChange } = props;
   return (
     <div className="tl-controls">
-      <fieldset className="segmented tl-fieldset" aria-label="Window">
-        {(Object.keys(LIVE_RANGES) as LiveRange[]).map((range) => (
-          <button
-            key={range}
-            type="button"
-            aria-pressed={view.window.kind === "live" && view.window.range === range}
-            onClick={() => onChange({ window: { kind: "live", range } })}
-          >
-            {range}
-          </button>
-        ))}
-      </fieldset>
-      <fieldset className="segmented tl-fieldset" aria-label="Zoom">
-        <button type="button" aria-label="Earlier" onClick={() => props.onPan(-0.5)}>
-          ←
-        </button>
-        <button type="button" aria-label="Zoom in" onClick={() => props.onZoom(0.5)}>
-          +
-        </button>
-        <button type="button" aria-label="Zoom out" onClick={() => props.onZoom(2)}>
-          −
-        </button>
-        <button type="button" aria-label="Later" onClick={() => props.onPan(0.5)}>
-          →
-        </button>
-      </fieldset>
+      <TimeRangePicker range={view.window} bounds={props.bounds} onChange={props.onRange} />
       <fieldset className="tl-filters tl-fieldset" aria-label="Filters">
         <fieldset className="tl-severities">
           <legend className="sr-only">Severity</legend>

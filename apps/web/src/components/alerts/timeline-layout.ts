@@ -106,25 +106,3 @@ export function alertAt(lane: LaneLayout, px: number, slop = 3): string | null {
   }
   return best?.id ?? null;
 }
-
-/** Tick marks at a round step giving about `count` of them. */
-export function timeTicks(window: { from: number; to: number }, count: number): number[] {
-  const steps = [
-    60_000,
-    300_000,
-    900_000,
-    1_800_000,
-    3_600_000,
-    3 * 3_600_000,
-    6 * 3_600_000,
-    12 * 3_600_000,
-    86_400_000,
-    2 * 86_400_000,
-    7 * 86_400_000,
-  ];
-  const span = window.to - window.from;
-  const step = steps.find((s) => span / s <= count) ?? 14 * 86_400_000;
-  const ticks: number[] = [];
-  for (let t = Math.ceil(window.from / step) * step; t <= window.to; t += step) ticks.push(t);
-  return ticks;
-}

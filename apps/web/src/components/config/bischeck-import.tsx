@@ -162,18 +162,27 @@ export function BischeckImport() {
       <section className="panel" aria-label="Export to Bischeck">
         <div className="panel-head">
           <h2>Export to Bischeck</h2>
-          <button
-            type="button"
-            disabled={exported.isFetching}
-            onClick={async () => {
-              const { data } = await exported.refetch();
-              if (!data) return;
-              download("bischeck.xml", data.bischeckXml);
-              download("24thresholds.xml", data.thresholdsXml);
-            }}
-          >
-            Download bischeck.xml and 24thresholds.xml
-          </button>
+          {/* One button, one file: a click that starts two downloads is blocked or asked about by browsers. */}
+          <div className="export-buttons">
+            {(
+              [
+                ["bischeck.xml", "bischeckXml"],
+                ["24thresholds.xml", "thresholdsXml"],
+              ] as const
+            ).map(([file, field]) => (
+              <button
+                key={file}
+                type="button"
+                disabled={exported.isFetching}
+                onClick={async () => {
+                  const data = exported.data ?? (await exported.refetch()).data;
+                  if (data) download(file, data[field]);
+                }}
+              >
+                Download {file}
+              </button>
+            ))}
+          </div>
         </div>
         {exported.isError && <p className="error">{exported.error.message}</p>}
         {exported.data && (

@@ -87,7 +87,8 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
         <button
           type="button"
           className="secondary"
-          aria-label={`Sort ${sort === "asc" ? "descending" : "ascending"}`}
+          // The name starts with what the button shows (WCAG 2.5.3), then says what a press does.
+          aria-label={`Series ${sort === "asc" ? "A→Z" : "Z→A"}: sort ${sort === "asc" ? "descending" : "ascending"}`}
           onClick={() => change(() => setSort(sort === "asc" ? "desc" : "asc"))}
         >
           Series {sort === "asc" ? "A→Z" : "Z→A"}

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { agentCommand } from "~/lib/agent-command";
 import { useTRPC } from "~/trpc/react";
 import "./deploy.css";
 import { ago } from "./time";
@@ -34,8 +35,7 @@ export function AgentsPanel({ isAdmin }: { isAdmin: boolean }) {
             {issued.token}
           </code>
           <span className="muted mono">
-            TIDEMARK_URL={typeof window === "undefined" ? "" : window.location.origin} TIDEMARK_AGENT_TOKEN={issued.token} npx tsx
-            apps/agent/src/main.ts
+            {agentCommand(typeof window === "undefined" ? "" : window.location.origin, issued.token)}
           </span>
           <div>
             <button type="button" className="deploy-secondary" onClick={() => setIssued(null)}>

@@ -100,6 +100,11 @@ export function ExpressionInput({ value, onChange, label }: { value: string; onC
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    // An expression is one line: Enter takes a completion or does nothing, never a newline.
+    if (e.key === "Enter" && suggestions.length === 0) {
+      e.preventDefault();
+      return;
+    }
     if (suggestions.length === 0) return;
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
@@ -129,7 +134,7 @@ export function ExpressionInput({ value, onChange, label }: { value: string; onC
           rows={1}
           value={value}
           onChange={(e) => {
-            onChange(e.target.value);
+            onChange(e.target.value.replace(/[\r\n]+/g, " "));
             setCaret(e.target.selectionStart);
             setActive(0);
           }}

@@ -14,10 +14,8 @@ const hourLabel = (h: number) => `${String(h).padStart(2, "0")}:00`;
 function convert(entry: HourEntry, to: Kind): HourEntry {
   if (to === "empty") return null;
   if (to === "constant") return { kind: "constant", value: entry?.kind === "constant" ? entry.value : 0 };
-  return {
-    kind: "expression",
-    source: entry?.kind === "expression" ? entry.source : entry?.kind === "constant" ? String(entry.value) : "",
-  };
+  // A number is not the start of an expression: the field starts empty ("22" + "av" made "22av").
+  return { kind: "expression", source: entry?.kind === "expression" ? entry.source : "" };
 }
 
 /**

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Period, ThresholdPolicy } from "@tidemark/thresholds";
 import Link from "next/link";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { ItemForm } from "~/components/config/item-form";
 import { useTRPC } from "~/trpc/react";
 import { DayCurveChart } from "./day-curve-chart";
@@ -35,7 +35,8 @@ function syntaxErrors(policy: ThresholdPolicy): number {
  * The item page: its threshold policy as an editable draft (periods, the day's curve, the 24 hour
  * entries), the preview of that draft over history, suggestions, and the item's own settings.
  */
-export function ItemEditor({ itemId }: { itemId: string }) {
+export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; readOnlyReason?: string | null }) {
+  const readOnly = readOnlyReason !== null;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const item = useQuery(trpc.thresholds.item.queryOptions({ id: itemId }));
@@ -67,7 +68,25 @@ export function ItemEditor({ itemId }: { itemId: string }) {
     return () => window.removeEventListener("beforeunload", warn);
   }, [dirty]);
 
-  if (item.isError) return <p className="error">{item.error.message}</p>;
+  // Ctrl+S / ⌘+S saves from anywhere on the page (106 Tab presses away otherwise); the browser's
+  // own "save page" never makes sense here.
+  const saveShortcut = useRef<() => void>(() => {});
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key.toLowerCase() !== "s" || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+      e.preventDefault();
+      saveShortcut.current();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
+  if (item.isError)
+    return (
+      <p className="error">
+        {item.error.data?.code === "NOT_FOUND" ? "Not found: there is no such service item in this organisation." : item.error.message}
+      </p>
+    );
   if (!item.data) return <p className="muted">Loading…</p>;
   const d = item.data;
   const period = draft?.periods[selected];
@@ -80,6 +99,9 @@ export function ItemEditor({ itemId }: { itemId: string }) {
     await queryClient.invalidateQueries({ queryKey: trpc.thresholds.item.queryKey({ id: itemId }) });
     setSavedMessage(`Saved revision ${saved.revision}.`);
   }
+  saveShortcut.current = () => {
+    if (!readOnly && dirty && valid && !save.isPending) void onSave().catch(() => {});
+  };
 
   return (
     <div className="stack item-page">
@@ -105,16 +127,23 @@ export function ItemEditor({ itemId }: { itemId: string }) {
           <h2>Threshold policy{d.policyName ? ` · template ${d.policyName}` : ""}</h2>
           {d.sharedWith > 0 && <span className="note">Shared with {d.sharedWith} other item(s): saving changes them too.</span>}
         </div>
+        {readOnly && (
+          <p className="read-only-note" role="note">
+            Read only. {readOnlyReason}
+          </p>
+        )}
         {!draft && (
           <div className="empty-policy">
             <p className="muted">This item has no threshold: its results are stored but never judged.</p>
-            <button type="button" onClick={() => setDraft(emptyPolicy())}>
-              Create a threshold policy
-            </button>
+            {!readOnly && (
+              <button type="button" onClick={() => setDraft(emptyPolicy())}>
+                Create a threshold policy
+              </button>
+            )}
           </div>
         )}
         {draft && period && (
-          <div className="editor-layout">
+          <fieldset className="editor-layout" disabled={readOnly} aria-label="Policy">
             <aside>
               <h3>Periods</h3>
               <PeriodList policy={draft} selected={selected} onSelect={setSelected} onChange={setDraft} />
@@ -123,12 +152,12 @@ export function ItemEditor({ itemId }: { itemId: string }) {
             </aside>
             <div className="editor-main">
               <PeriodEditor period={period} onChange={setPeriod} errors={scoped(errors, `periods.${selected}`)} />
-              <DayCurveChart period={period} onChange={setPeriod} />
+              <DayCurveChart period={period} onChange={setPeriod} readOnly={readOnly} />
               <HourGrid period={period} onChange={setPeriod} errors={scoped(errors, `periods.${selected}`)} />
             </div>
-          </div>
+          </fieldset>
         )}
-        {draft && (
+        {draft && !readOnly && (
           <div className="save-bar">
             <span className="muted">
               {unparsable > 0
@@ -143,7 +172,13 @@ export function ItemEditor({ itemId }: { itemId: string }) {
             <button type="button" className="secondary" disabled={!dirty} onClick={() => setDraft(d.policy)}>
               Discard changes
             </button>
-            <button type="button" disabled={!dirty || !valid || save.isPending} onClick={onSave}>
+            <button
+              type="button"
+              disabled={!dirty || !valid || save.isPending}
+              onClick={onSave}
+              aria-keyshortcuts="Control+S Meta+S"
+              title="Ctrl+S / ⌘+S"
+            >
               {save.isPending ? "Saving…" : "Save threshold"}
             </button>
           </div>
@@ -152,21 +187,25 @@ export function ItemEditor({ itemId }: { itemId: string }) {
 
       <PreviewPanel itemId={itemId} draft={valid ? draft : null} draftValid={valid || draft === null} />
 
-      {draft && <SuggestPanel itemId={itemId} policy={valid ? draft : null} periodIndex={selected} onChange={setPeriod} />}
+      {draft && !readOnly && <SuggestPanel itemId={itemId} policy={valid ? draft : null} periodIndex={selected} onChange={setPeriod} />}
 
       <section className="panel" aria-label="Item settings">
         <div className="panel-head">
           <h2>Item settings</h2>
         </div>
-        <ItemForm
-          key={d.seriesKey}
-          initial={d.fields}
-          submitLabel="Save item"
-          onSubmit={async (fields) => {
-            await updateItem.mutateAsync({ id: itemId, fields });
-            await queryClient.invalidateQueries({ queryKey: trpc.thresholds.item.queryKey({ id: itemId }) });
-          }}
-        />
+        {readOnly ? (
+          <p className="muted">Read only: only editors and admins change an item's settings.</p>
+        ) : (
+          <ItemForm
+            key={d.seriesKey}
+            initial={d.fields}
+            submitLabel="Save item"
+            onSubmit={async (fields) => {
+              await updateItem.mutateAsync({ id: itemId, fields });
+              await queryClient.invalidateQueries({ queryKey: trpc.thresholds.item.queryKey({ id: itemId }) });
+            }}
+          />
+        )}
       </section>
     </div>
   );

@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import {
   Area,
@@ -16,18 +16,18 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import { ChartTable } from "~/components/time/chart-table";
+import { TimeRangePicker } from "~/components/time/time-range-picker";
+import { useDragZoom } from "~/components/time/use-drag-zoom";
+import { useTimeAxis } from "~/components/time/use-time-axis";
+import { useUrlRange } from "~/components/time/use-url-range";
+import { formatNumber } from "~/lib/format";
 import { useTRPC } from "~/trpc/react";
-import { bounds, PRESETS, type Preset, type PreviewWindow, readMoment, readWindow, toInputValue, writeWindow } from "./preview-window";
+import { readMoment } from "./preview-window";
 
 const MAX_DRAWN_SPANS = 400;
-const SPAN_COLORS = { WARNING: "#f59e0b", CRITICAL: "#ef4444", UNKNOWN: "#a78bfa" } as const;
-const timeFormat = new Intl.DateTimeFormat("en-GB", {
-  month: "short",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  timeZone: "UTC",
-});
+const SPAN_COLORS = { WARNING: "var(--warning)", CRITICAL: "var(--critical)", UNKNOWN: "var(--unknown)" } as const;
+const tooltipNumber = (v: unknown) => (Array.isArray(v) ? v.map((x) => formatNumber(x)).join(" – ") : formatNumber(Number(v)));
 
 interface Outcome {
   summary: {
@@ -75,18 +75,14 @@ function SummaryColumn({ outcome }: { outcome: Outcome | null }) {
  */
 export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; draft: ThresholdPolicy | null; draftValid: boolean }) {
   const trpc = useTRPC();
-  const router = useRouter();
-  const pathname = usePathname();
   const params = useSearchParams();
-  const window = readWindow(new URLSearchParams(params.toString()));
   const moment = readMoment(new URLSearchParams(params.toString()));
-  const [now, setNow] = useState(() => Date.now());
-  const { from, to } = bounds(window, now);
+  const { range, bounds, setRange } = useUrlRange("7d");
+  const axis = useTimeAxis(bounds);
+  const zoom = useDragZoom(setRange);
   // Primitive bounds: the effect below must only rerun when the window really changes.
-  const fromMs = from.getTime();
-  const toMs = to.getTime();
-  const [customFrom, setCustomFrom] = useState(toInputValue(from));
-  const [customTo, setCustomTo] = useState(toInputValue(to));
+  const fromMs = bounds.from;
+  const toMs = bounds.to;
   const debouncedDraft = useDebounced(draft, 350);
   const preview = useMutation(trpc.preview.run.mutationOptions());
   const { mutate } = preview;
@@ -95,10 +91,6 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
     if (!draftValid) return;
     mutate({ itemId, from: new Date(fromMs), to: new Date(toMs), draft: debouncedDraft });
   }, [mutate, itemId, fromMs, toMs, debouncedDraft, draftValid]);
-
-  function go(next: PreviewWindow) {
-    router.replace(`${pathname}?${writeWindow(new URLSearchParams(params.toString()), next).toString()}`, { scroll: false });
-  }
 
   const result = preview.data;
   const chartData = result?.points.map((p) => ({
@@ -121,71 +113,37 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
     <section className="panel" aria-label="Preview">
       <div className="panel-head">
         <h2>Preview and backtest</h2>
-        <div className="preview-controls">
-          <fieldset className="segmented" aria-label="Window">
-            {(Object.keys(PRESETS) as Preset[]).map((k) => (
-              <button
-                key={k}
-                type="button"
-                aria-pressed={window.kind === "preset" && window.preset === k}
-                onClick={() => {
-                  setNow(Date.now());
-                  go({ kind: "preset", preset: k });
-                }}
-              >
-                {k}
-              </button>
-            ))}
-            <button type="button" aria-pressed={window.kind === "custom"} onClick={() => go({ kind: "custom", from, to })}>
-              custom
-            </button>
-          </fieldset>
-          {window.kind === "custom" && (
-            <form
-              className="custom-window"
-              onSubmit={(e) => {
-                e.preventDefault();
-                const f = new Date(`${customFrom}Z`);
-                const t = new Date(`${customTo}Z`);
-                if (f < t) go({ kind: "custom", from: f, to: t });
-              }}
-            >
-              <input type="datetime-local" aria-label="From (UTC)" value={customFrom} onChange={(e) => setCustomFrom(e.target.value)} />
-              <input type="datetime-local" aria-label="To (UTC)" value={customTo} onChange={(e) => setCustomTo(e.target.value)} />
-              <button type="submit" className="secondary">
-                Apply
-              </button>
-            </form>
-          )}
-        </div>
+        <TimeRangePicker range={range} bounds={bounds} onChange={setRange} />
       </div>
       {moment && (
         <p className="preview-moment" data-testid="preview-moment">
-          Alert fired {timeFormat.format(moment)} UTC
-          {moment >= from && moment <= to ? ", marked on the chart" : ", outside this window"}
+          Alert fired {axis.instant(moment.getTime())}
+          {moment.getTime() >= fromMs && moment.getTime() <= toMs ? ", marked on the chart" : ", outside this window"}
         </p>
       )}
       {!draftValid && <p className="muted">Fix the errors in the editor to preview the draft.</p>}
       {preview.isError && <p className="error">{preview.error.message}</p>}
-      <div className={`chart preview-chart${preview.isPending ? " loading" : ""}`}>
+      <div className={`chart preview-chart zoomable${preview.isPending ? " loading" : ""}`}>
         {chartData?.every((p) => p.avg === null) && <p className="muted">No history for this item in this window.</p>}
         {chartData?.some((p) => p.avg !== null) && (
           <ResponsiveContainer width="100%" height={320}>
-            <ComposedChart data={chartData} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-              <CartesianGrid stroke="#233042" strokeDasharray="3 3" />
+            <ComposedChart data={chartData} margin={{ top: 8, right: 16, bottom: 8, left: 8 }} {...zoom.handlers}>
+              <CartesianGrid stroke="var(--grid)" strokeDasharray="3 3" />
               <XAxis
                 dataKey="ts"
                 type="number"
                 scale="time"
-                domain={[from.getTime(), to.getTime()]}
-                tickFormatter={(v) => timeFormat.format(v)}
-                stroke="#8da2bb"
-                minTickGap={48}
+                domain={axis.domain}
+                ticks={axis.ticks}
+                tickFormatter={axis.tick}
+                stroke="var(--muted)"
+                allowDataOverflow
               />
-              <YAxis stroke="#8da2bb" width={64} />
+              <YAxis stroke="var(--muted)" width={64} tickFormatter={(v) => formatNumber(v)} />
               <Tooltip
-                labelFormatter={(v) => `${timeFormat.format(Number(v))} UTC`}
-                contentStyle={{ background: "#111a27", border: "1px solid #2b3a50" }}
+                labelFormatter={(v) => axis.instant(Number(v))}
+                formatter={tooltipNumber}
+                contentStyle={{ background: "var(--panel)", border: "1px solid var(--border)" }}
               />
               {drawn.map((s) => (
                 <ReferenceArea
@@ -201,29 +159,29 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
               {moment && (
                 <ReferenceLine
                   x={moment.getTime()}
-                  stroke="#e5edf7"
+                  stroke="var(--text)"
                   strokeDasharray="4 3"
                   ifOverflow="hidden"
-                  label={{ value: "alert", position: "insideTopLeft", fill: "#e5edf7", fontSize: 11 }}
+                  label={{ value: "alert", position: "insideTopLeft", fill: "var(--text)", fontSize: 11 }}
                 />
               )}
-              <Area dataKey="range" stroke="none" fill="#3b82f6" fillOpacity={0.2} isAnimationActive={false} name="min–max" />
-              <Line dataKey="avg" stroke="#60a5fa" dot={false} strokeWidth={1.3} isAnimationActive={false} name="value" />
-              <Line dataKey="threshold" stroke="#e5edf7" dot={false} strokeWidth={1.6} isAnimationActive={false} name="threshold" />
+              <Area dataKey="range" stroke="none" fill="var(--accent)" fillOpacity={0.2} isAnimationActive={false} name="min–max" />
+              <Line dataKey="avg" stroke="var(--series)" dot={false} strokeWidth={1.3} isAnimationActive={false} name="value" />
+              <Line dataKey="threshold" stroke="var(--text)" dot={false} strokeWidth={1.6} isAnimationActive={false} name="threshold" />
               <Line
                 dataKey="deployedThreshold"
-                stroke="#a78bfa"
+                stroke="var(--unknown)"
                 dot={false}
                 strokeWidth={1.2}
                 strokeDasharray="1 3"
                 isAnimationActive={false}
                 name="deployed threshold"
               />
-              <Line dataKey="warning" stroke="#f59e0b" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="warning" />
-              <Line dataKey="critical" stroke="#ef4444" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="critical" />
+              <Line dataKey="warning" stroke="var(--warning)" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="warning" />
+              <Line dataKey="critical" stroke="var(--critical)" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="critical" />
               <Line
                 dataKey="warningLow"
-                stroke="#f59e0b"
+                stroke="var(--warning)"
                 dot={false}
                 strokeDasharray="2 4"
                 isAnimationActive={false}
@@ -231,16 +189,30 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
               />
               <Line
                 dataKey="criticalLow"
-                stroke="#ef4444"
+                stroke="var(--critical)"
                 dot={false}
                 strokeDasharray="2 4"
                 isAnimationActive={false}
                 name="critical (low)"
               />
+              {zoom.selection && <ReferenceArea x1={zoom.selection.x1} x2={zoom.selection.x2} fill="var(--accent)" fillOpacity={0.25} />}
             </ComposedChart>
           </ResponsiveContainer>
         )}
       </div>
+      {chartData?.some((p) => p.avg !== null) && (
+        <ChartTable
+          caption="Preview: value, threshold and bands"
+          rows={chartData}
+          columns={[
+            { label: "Time", cell: (r) => axis.instant(r.ts) },
+            { label: "Value", cell: (r) => formatNumber(r.avg) },
+            { label: "Threshold", cell: (r) => formatNumber(r.threshold) },
+            { label: "Warning", cell: (r) => formatNumber(r.warning) },
+            { label: "Critical", cell: (r) => formatNumber(r.critical) },
+          ]}
+        />
+      )}
       {result && (
         <div className="preview-summary">
           <dl className="summary-grid" aria-label="Alert summary">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alertAt, type LayoutInput, layoutTimeline, timeTicks } from "../../../src/components/alerts/timeline-layout";
+import { alertAt, type LayoutInput, layoutTimeline } from "../../../src/components/alerts/timeline-layout";
 
 const lane = (seriesId: number, host: string, service: string, item: string) => ({
   seriesId,
@@ -68,10 +68,5 @@ describe("timeline layout", () => {
       ["CRITICAL", 10, 60],
       ["OK", 60, 100],
     ]);
-  });
-
-  it("ticks at a round step", () => {
-    expect(timeTicks({ from: 0, to: 6 * 3_600_000 }, 6)).toEqual([0, 1, 2, 3, 4, 5, 6].map((h) => h * 3_600_000));
-    expect(timeTicks({ from: 1, to: 86_400_000 }, 5)).toEqual([6, 12, 18, 24].map((h) => h * 3_600_000));
   });
 });
