@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_ORG, DEMO_USER, seedDemo } from "@tidemark/db/seed";
+import { provisionDemoFleet } from "../apps/agent/src/demo-fleet.ts";
 import { provisionLocalAgent } from "../apps/agent/src/local-agent.ts";
 import { AGENT_NODE_OPTIONS } from "../apps/agent/src/node-options.ts";
 import { ensurePrismaClient, ensureWebBuild } from "./lib/build.ts";
@@ -52,7 +53,11 @@ async function main() {
   const nabDir = sharedDir("data", "nab");
   const days = process.env.TIDEMARK_DEMO_DAYS ? Number(process.env.TIDEMARK_DEMO_DAYS) : undefined;
   if (await seedDemo(db, { nabDir, days, log: say })) say("demo organisation seeded");
+  // Before the local agent: the demo agents' first deployment must not carry the local agent's checks,
+  // which wait for the first click on Deploy.
+  const demoAgents = await provisionDemoFleet(db, { dataDir: DATA_DIR, organizationSlug: DEMO_ORG.slug });
   const localAgentEnv = await provisionLocalAgent(db, { dataDir: DATA_DIR, organizationSlug: DEMO_ORG.slug, webPort: port });
+  if (localAgentEnv === null) say("the local agent is revoked (or there is no demo organisation): it is not started");
   await db.close();
 
   await webBuild;
@@ -63,7 +68,7 @@ async function main() {
   });
   const env = { ...process.env, DATABASE_URL: prepared.url, NEXT_TELEMETRY_DISABLED: "1" };
   group.start("web", bin("next"), ["start", "-p", String(port)], { cwd: path.join(REPO_ROOT, "apps", "web"), env });
-  for (const app of ["worker", "agent"]) {
+  for (const app of localAgentEnv === null ? ["worker"] : ["worker", "agent"]) {
     const entry = path.join(REPO_ROOT, "apps", app, "src", "main.ts");
     if (existsSync(entry))
       group.start(app, bin("tsx"), [...(app === "agent" ? AGENT_NODE_OPTIONS : []), entry], {
@@ -71,6 +76,12 @@ async function main() {
         env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}`, ...(app === "agent" ? localAgentEnv : {}) },
       });
   }
+
+  if (demoAgents && demoAgents.length > 0)
+    group.start("demo-agents", bin("tsx"), [path.join(REPO_ROOT, "apps", "agent", "src", "demo-fleet-main.ts")], {
+      cwd: path.join(REPO_ROOT, "apps", "agent"),
+      env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}`, TIDEMARK_DEMO_AGENTS: JSON.stringify(demoAgents) },
+    });
 
   async function shutdown(code: number) {
     if (shuttingDown) return;

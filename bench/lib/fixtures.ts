@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Database, ensureSeries, importConfiguration, insertPoints } from "@tidemark/db";
+import { type Database, deployDraft, ensureSeries, importConfiguration, insertPoints } from "@tidemark/db";
 import type { Configuration } from "@tidemark/model";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 
@@ -28,12 +28,22 @@ export function expressionPolicy(source: string, calcMethod: ">" | "<" | "=", wa
   };
 }
 
+/** Imports and deploys (the worker evaluates the deployed version). */
 export async function importBench(db: Database, organizationId: string, configuration: Configuration): Promise<void> {
   await importConfiguration(db, organizationId, configuration);
+  await deployDraft(db, { organizationId, createdBy: null, message: "bench" });
 }
 
 /** Prefills `perSeries` points per series, `stepMs` apart, ending at `end`. */
-export async function prefill(db: Database, organizationId: string, keys: string[], perSeries: number, stepMs: number, end: number, value: (i: number) => number): Promise<number> {
+export async function prefill(
+  db: Database,
+  organizationId: string,
+  keys: string[],
+  perSeries: number,
+  stepMs: number,
+  end: number,
+  value: (i: number) => number,
+): Promise<number> {
   const ids = await ensureSeries(db, organizationId, keys);
   const points = [];
   for (const id of ids.values()) {

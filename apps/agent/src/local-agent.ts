@@ -9,7 +9,8 @@ const PLUGINS = "/usr/lib/nagios/plugins";
  * `npm start`'s own agent: an agent "local" in the demo organisation whose token secret lives
  * only in <dataDir>/agent-token (mode 0600; the database keeps its hash), with real checks of the
  * Tidemark server on this machine. They run once deployed: the first click on Deploy does that.
- * Returns the environment the agent process needs, or null when there is no such organisation.
+ * Returns the environment the agent process needs, or null when there is no such organisation or
+ * someone revoked the local agent (a revoked agent stays revoked: it is neither re-keyed nor started).
  */
 export async function provisionLocalAgent(
   db: Database,
@@ -23,6 +24,7 @@ export async function provisionLocalAgent(
   chmodSync(tokenFile, 0o600);
   const token = readFileSync(tokenFile, "utf8").trim();
   const agentId = await provisionAgent(db, organization.id, "local", token);
+  if (agentId === null) return null;
   await ensureAgentChecks(db, organization.id, agentId, "localhost", [
     {
       name: "tidemark",

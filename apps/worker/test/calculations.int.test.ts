@@ -2,6 +2,7 @@ import {
   type CalculationService,
   claimCalculationRuns,
   type Database,
+  deployDraft,
   finishCalculationRuns,
   importConfiguration,
   ingestBatch,
@@ -61,6 +62,7 @@ function configuration(): Configuration {
 async function organization(): Promise<{ org: string; services: CalculationService[] }> {
   const { organization } = await createTestOrg(db);
   await importConfiguration(db, organization.id, configuration());
+  await deployDraft(db, { organizationId: organization.id, createdBy: null, message: "calculations" });
   await ingestBatch(db, {
     organizationId: organization.id,
     agentId: null,
@@ -88,6 +90,26 @@ async function lease(serviceId: string) {
   ]);
   return rows.map((r) => ({ due: r.due_at.getTime(), finished: r.finished }));
 }
+
+describe("calculations run as deployed", () => {
+  it("a saved expression and schedule run only once deployed", async () => {
+    const { org } = await organization();
+    const exec = async () =>
+      (await loadCalculationServices(db))
+        .filter((s) => s.organizationId === org)
+        .flatMap((s) => s.items.map((i) => [s.service, s.schedules.join(","), i.execStatement]))
+        .sort();
+    const deployed = await exec();
+    await db.pool.query(
+      `UPDATE service_items SET exec_statement = 'max(h-src-v[0:2])' WHERE organization_id = $1 AND series_key LIKE 'h-avg%'`,
+      [org],
+    );
+    await db.pool.query(`UPDATE services SET schedules = '{5M}' WHERE organization_id = $1 AND url LIKE 'bischeck://%'`, [org]);
+    expect(await exec()).toEqual(deployed);
+    await deployDraft(db, { organizationId: org, createdBy: null, message: "max every 5 minutes" });
+    expect(new Set((await exec()).map(([, schedules, source]) => `${schedules} ${source}`))).toEqual(new Set(["5M max(h-src-v[0:2])"]));
+  });
+});
 
 describe("calculations across workers", () => {
   it("two workers given the same due runs: each runs once, its result stored once", async () => {

@@ -39,6 +39,13 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "config.services.create": { inputs: (v, o) => [{ hostId: v.hostId, fields: serviceFields(fresh("s", o)) }] },
   "config.services.update": { inputs: (v, o) => [{ id: v.serviceId, fields: serviceFields(fresh("s", o)) }] },
   "config.services.delete": { inputs: (v) => [{ id: v.serviceId }] },
+  "config.services.assign": {
+    inputs: (v, o) => [
+      { agentId: v.agentId, target: { search: "" } },
+      { agentId: o.agentId, target: { serviceIds: [o.serviceId, v.serviceId] } },
+      { agentId: o.agentId, target: { hostId: v.hostId } },
+    ],
+  },
   "config.services.clone": {
     inputs: (v, o) => [
       { id: v.serviceId, name: fresh("s", o) },
@@ -62,6 +69,7 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "config.seriesKeys": { inputs: (v) => [{ prefix: "" }, { prefix: `h${v.mark}` }] },
 
   "thresholds.item": { inputs: (v) => [{ id: v.itemId }] },
+  "thresholds.deployment": { inputs: (v) => [{ id: v.itemId }] },
   "thresholds.save": { inputs: (v) => [{ itemId: v.itemId, policy: constantPolicy(70), revision: null }] },
   "thresholds.suggest": { inputs: (v) => [{ itemId: v.itemId, policy: v.policy, periodIndex: 0 }] },
 
@@ -78,6 +86,7 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "deploy.progress": { inputs: (v) => [{ version: v.deploymentVersion }], namesVictim: true },
 
   "agents.list": { inputs: none },
+  "agents.get": { inputs: (v) => [{ id: v.agentId }] },
   "agents.create": { inputs: (_v, o) => [{ name: fresh("agent", o) }] },
   "agents.revoke": { inputs: (v) => [{ id: v.agentId }] },
 

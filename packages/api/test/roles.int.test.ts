@@ -30,6 +30,7 @@ const REQUIRED_ROLE: Record<string, Role | "member"> = {
   "config.services.update": "editor",
   "config.services.delete": "editor",
   "config.services.clone": "editor",
+  "config.services.assign": "editor",
   "config.items.create": "editor",
   "config.items.update": "editor",
   "config.items.delete": "editor",

@@ -1,49 +1,90 @@
 import type { AgentCheck } from "@tidemark/protocol";
 import { canonicalJson } from "./canonical.ts";
 
-export interface ChangedCheck {
+/**
+ * One difference, old → new, written out for a person: `before` null means the thing did not
+ * exist before (added), `after` null that it no longer exists (removed).
+ */
+export interface FieldChange {
+  field: string;
+  before: string | null;
+  after: string | null;
+}
+
+export interface ItemChange {
+  name: string;
+  change: "added" | "removed" | "changed";
+  fields: FieldChange[];
+}
+
+export interface CheckChange {
   id: string;
-  /** Which parts differ: url, schedules, timeoutMs, or items (added, removed or changed). */
-  fields: string[];
-  itemsAdded: string[];
-  itemsRemoved: string[];
-  itemsChanged: string[];
+  change: "added" | "removed" | "changed";
+  /** url, schedules, timeout: old → new. */
+  fields: FieldChange[];
+  /** The check's items and their commands: old → new. */
+  items: ItemChange[];
 }
 
 export interface ChecksDiff {
-  added: string[];
-  removed: string[];
-  changed: ChangedCheck[];
+  changes: CheckChange[];
   unchanged: number;
 }
 
-const FIELDS = ["url", "schedules", "timeoutMs"] as const;
+/** Collects old → new pairs, skipping those that render the same. */
+export class ChangeList {
+  readonly fields: FieldChange[] = [];
+  add(field: string, before: string | null, after: string | null): this {
+    if (before !== after) this.fields.push({ field, before, after });
+    return this;
+  }
+}
 
-/** What changes for an agent going from `before` (null: it runs nothing yet) to `after`, per check. */
+type CheckFields = Pick<AgentCheck, "url" | "schedules" | "timeoutMs">;
+type CheckItem = AgentCheck["items"][number];
+
+function checkFields(before: CheckFields | undefined, after: CheckFields | undefined): FieldChange[] {
+  return new ChangeList()
+    .add("url", before?.url ?? null, after?.url ?? null)
+    .add("schedules", before ? before.schedules.join(", ") : null, after ? after.schedules.join(", ") : null)
+    .add("timeout", before ? `${before.timeoutMs} ms` : null, after ? `${after.timeoutMs} ms` : null).fields;
+}
+
+function itemFields(before: CheckItem | undefined, after: CheckItem | undefined): FieldChange[] {
+  return new ChangeList().add("command", before?.exec ?? null, after?.exec ?? null).add("series", before?.key ?? null, after?.key ?? null)
+    .fields;
+}
+
+/** Added, removed and changed entries of two keyed lists, in a stable order (new order, then removed ones). */
+export function pairUp<T>(before: readonly T[], after: readonly T[], key: (v: T) => string): { key: string; before?: T; after?: T }[] {
+  const old = new Map(before.map((v) => [key(v), v]));
+  const next = new Map(after.map((v) => [key(v), v]));
+  const out: { key: string; before?: T; after?: T }[] = [];
+  for (const [k, v] of next) out.push({ key: k, before: old.get(k), after: v });
+  for (const [k, v] of old) if (!next.has(k)) out.push({ key: k, before: v });
+  return out;
+}
+
+const changeKind = (before: unknown, after: unknown) => (before === undefined ? "added" : after === undefined ? "removed" : "changed");
+
+/**
+ * What changes for an agent going from `before` (null: it runs nothing yet) to `after`: per
+ * check, every field and every item's command as old → new.
+ */
 export function diffChecks(before: readonly AgentCheck[] | null, after: readonly AgentCheck[]): ChecksDiff {
-  const old = new Map((before ?? []).map((c) => [c.id, c]));
-  const next = new Map(after.map((c) => [c.id, c]));
-  const diff: ChecksDiff = { added: [], removed: [], changed: [], unchanged: 0 };
-  for (const [id, check] of next) {
-    const previous = old.get(id);
-    if (!previous) {
-      diff.added.push(id);
+  const diff: ChecksDiff = { changes: [], unchanged: 0 };
+  for (const pair of pairUp(before ?? [], after, (c) => c.id)) {
+    if (pair.before && pair.after && canonicalJson(pair.before) === canonicalJson(pair.after)) {
+      diff.unchanged++;
       continue;
     }
-    const fields: string[] = FIELDS.filter((f) => canonicalJson(previous[f]) !== canonicalJson(check[f]));
-    const oldItems = new Map(previous.items.map((i) => [i.name, i]));
-    const newItems = new Map(check.items.map((i) => [i.name, i]));
-    const itemsAdded = [...newItems.keys()].filter((n) => !oldItems.has(n));
-    const itemsRemoved = [...oldItems.keys()].filter((n) => !newItems.has(n));
-    const itemsChanged = [...newItems.entries()]
-      .filter(([n, i]) => oldItems.has(n) && canonicalJson(oldItems.get(n)) !== canonicalJson(i))
-      .map(([n]) => n);
-    if (itemsAdded.length || itemsRemoved.length || itemsChanged.length) fields.push("items");
-    if (fields.length) diff.changed.push({ id, fields, itemsAdded, itemsRemoved, itemsChanged });
-    else diff.unchanged++;
+    const items: ItemChange[] = [];
+    for (const item of pairUp(pair.before?.items ?? [], pair.after?.items ?? [], (i) => i.name)) {
+      const fields = itemFields(item.before, item.after);
+      if (fields.length) items.push({ name: item.key, change: changeKind(item.before, item.after), fields });
+    }
+    diff.changes.push({ id: pair.key, change: changeKind(pair.before, pair.after), fields: checkFields(pair.before, pair.after), items });
   }
-  for (const id of old.keys()) if (!next.has(id)) diff.removed.push(id);
-  diff.added.sort();
-  diff.removed.sort();
+  diff.changes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return diff;
 }

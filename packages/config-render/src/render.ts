@@ -33,7 +33,7 @@ const byKey =
  * The checks one agent runs under a snapshot: the services assigned to it, except calculations
  * (`bischeck://`), which the worker runs. Sorted, so the same snapshot always renders the same.
  */
-export function renderChecks(snapshot: DeploymentSnapshot, agentId: string): AgentCheck[] {
+export function renderChecks(snapshot: Pick<DeploymentSnapshot, "configuration" | "assignments">, agentId: string): AgentCheck[] {
   const assigned = new Set(snapshot.assignments.filter((a) => a.agentId === agentId).map((a) => `${a.host}\u0000${a.service}`));
   const checks: AgentCheck[] = [];
   for (const host of snapshot.configuration.hosts) {
@@ -63,7 +63,7 @@ export function checksHash(checks: readonly AgentCheck[]): string {
 
 /** The agent's configuration; its cron schedules are read in `timeZone`, the organisation's. */
 export function renderAgentConfig(
-  snapshot: DeploymentSnapshot,
+  snapshot: Pick<DeploymentSnapshot, "configuration" | "assignments">,
   agent: { id: string; name: string },
   version: number,
   timeZone = "UTC",
@@ -73,6 +73,6 @@ export function renderAgentConfig(
 }
 
 /** Agent ids the snapshot assigns services to. */
-export function assignedAgents(snapshot: DeploymentSnapshot): Set<string> {
+export function assignedAgents(snapshot: Pick<DeploymentSnapshot, "assignments">): Set<string> {
   return new Set(snapshot.assignments.map((a) => a.agentId));
 }

@@ -3,9 +3,10 @@ import { z } from "zod";
 import { canonicalHash } from "./canonical.ts";
 
 /**
- * What a deployment freezes: the organisation's whole configuration plus which agent runs which
- * service. The assignment is part of the snapshot so that rolling back to a version also rolls
- * back moves of services between agents.
+ * What a deployment freezes: the organisation's whole configuration (services, items and their
+ * thresholds), which agent runs which service, and the alert settings of items. The assignment
+ * is part of the snapshot so that rolling back to a version also rolls back moves of services
+ * between agents; the alert settings so that it rolls back what decides an alert, too.
  */
 export const serviceAssignmentSchema = z.object({
   host: z.string().min(1),
@@ -14,20 +15,42 @@ export const serviceAssignmentSchema = z.object({
 });
 export type ServiceAssignment = z.infer<typeof serviceAssignmentSchema>;
 
+/** An item's alert hysteresis; items left out use the defaults (no margin, no minimum duration). */
+export const itemAlertingSchema = z.object({
+  host: z.string().min(1),
+  service: z.string().min(1),
+  item: z.string().min(1),
+  recoveryMarginPercent: z.number().min(0).max(1000),
+  minimumDurationSeconds: z.number().int().min(0),
+});
+export type ItemAlerting = z.infer<typeof itemAlertingSchema>;
+
+export const DEFAULT_ITEM_ALERTING = { recoveryMarginPercent: 0, minimumDurationSeconds: 0 } as const;
+
 export const deploymentSnapshotSchema = z.object({
   configuration: configurationSchema,
   assignments: z.array(serviceAssignmentSchema),
+  /** Absent from snapshots taken before alert settings were deployed: they all used the defaults. */
+  alerting: z.array(itemAlertingSchema).default([]),
 });
 export type DeploymentSnapshot = z.infer<typeof deploymentSnapshotSchema>;
+/** A snapshot as built by a caller (alert settings optional). */
+export type DeploymentSnapshotInput = z.input<typeof deploymentSnapshotSchema>;
 
-/** Hash of a snapshot, independent of the order hosts, services, items and assignments were listed in. */
-export function snapshotHash(snapshot: DeploymentSnapshot): string {
-  const byName = <T extends { name: string }>(list: readonly T[]) =>
-    [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+const byName = <T extends { name: string }>(list: readonly T[]) =>
+  [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+/** Hash of a snapshot, independent of the order hosts, services, items, assignments and alert settings were listed in. */
+export function snapshotHash(snapshot: DeploymentSnapshotInput): string {
   const hosts = byName(snapshot.configuration.hosts).map((h) => ({
     ...h,
     services: byName(h.services).map((s) => ({ ...s, items: byName(s.items) })),
   }));
   const assignments = [...snapshot.assignments].map((a) => `${a.host}\u0000${a.service}\u0000${a.agentId}`).sort();
-  return canonicalHash({ hosts, assignments });
+  const alerting = (snapshot.alerting ?? [])
+    .filter((a) => a.recoveryMarginPercent !== 0 || a.minimumDurationSeconds !== 0)
+    .map((a) => `${a.host}\u0000${a.service}\u0000${a.item}\u0000${a.recoveryMarginPercent}\u0000${a.minimumDurationSeconds}`)
+    .sort();
+  // Left out when empty, so that versions deployed before alert settings keep their hash.
+  return canonicalHash(alerting.length ? { hosts, assignments, alerting } : { hosts, assignments });
 }

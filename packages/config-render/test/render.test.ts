@@ -53,6 +53,7 @@ const configuration: Configuration = {
 };
 
 const snapshot: DeploymentSnapshot = {
+  alerting: [],
   configuration,
   assignments: [
     { host: "web-01", service: "tcp", agentId: "a1" },
@@ -96,6 +97,7 @@ describe("determinism", () => {
         const shuffle = <T>(list: readonly T[]) =>
           [...list].sort((a, b) => ((canonicalJson(a).length * 31 + seed) % 7) - ((canonicalJson(b).length * 17 + seed) % 5));
         const shuffled: DeploymentSnapshot = {
+          alerting: [],
           configuration: {
             hosts: shuffle(configuration.hosts).map((h) => ({
               ...h,
@@ -124,6 +126,7 @@ describe("diffChecks", () => {
   it("reports added, removed and changed checks with the changed parts", () => {
     const before = renderChecks(snapshot, "a1");
     const changedConfig: DeploymentSnapshot = {
+      alerting: [],
       configuration: {
         hosts: [
           {
@@ -146,19 +149,47 @@ describe("diffChecks", () => {
       ],
     };
     const diff = diffChecks(before, renderChecks(changedConfig, "a1"));
-    expect(diff.added).toEqual(["web\\-01-ping"]);
-    expect(diff.removed).toEqual(["web\\-01-http"]);
-    expect(diff.changed).toEqual([
+    expect(diff.changes.map((c) => [c.id, c.change])).toEqual([
+      ["web\\-01-http", "removed"],
+      ["web\\-01-ping", "added"],
+      ["web\\-01-tcp", "changed"],
+    ]);
+    const tcp = diff.changes.find((c) => c.id === "web\\-01-tcp")!;
+    expect(tcp.fields).toEqual([
+      { field: "schedules", before: "30S", after: "10S" },
+      { field: "timeout", before: "10000 ms", after: "8000 ms" },
+    ]);
+    expect(tcp.items).toEqual([
       {
-        id: "web\\-01-tcp",
-        fields: ["schedules", "timeoutMs", "items"],
-        itemsAdded: ["up"],
-        itemsRemoved: ["alive"],
-        itemsChanged: ["time"],
+        name: "time",
+        change: "changed",
+        fields: [
+          {
+            field: "command",
+            before: `{"check":"check_tcp -H x -p 80","label":"time"}`,
+            after: `{"check":"check_tcp -H x -p 8080","label":"time"}`,
+          },
+        ],
+      },
+      {
+        name: "up",
+        change: "added",
+        fields: [
+          { field: "command", before: null, after: "check_dummy 0" },
+          { field: "series", before: null, after: "web\\-01-tcp-up" },
+        ],
+      },
+      {
+        name: "alive",
+        change: "removed",
+        fields: [
+          { field: "command", before: "check_dummy 0", after: null },
+          { field: "series", before: "web\\-01-tcp-alive", after: null },
+        ],
       },
     ]);
     expect(diff.unchanged).toBe(0);
-    expect(diffChecks(before, before)).toEqual({ added: [], removed: [], changed: [], unchanged: 2 });
-    expect(diffChecks(null, before).added).toHaveLength(2);
+    expect(diffChecks(before, before)).toEqual({ changes: [], unchanged: 2 });
+    expect(diffChecks(null, before).changes.map((c) => c.change)).toEqual(["added", "added"]);
   });
 });

@@ -78,20 +78,19 @@ export async function revokeAgent(db: Database, organizationId: string, agentId:
 
 /**
  * Makes sure an agent with this name exists and accepts `secret` (a token kept outside the
- * database, e.g. in a 0600 file by `npm start`): only its hash is stored.
+ * database, e.g. in a 0600 file by `npm start`): only its hash is stored. A revoked agent stays
+ * revoked: null then, and nothing is changed.
  */
-export async function provisionAgent(db: Database, organizationId: string, name: string, secret: string): Promise<string> {
+export async function provisionAgent(db: Database, organizationId: string, name: string, secret: string): Promise<string | null> {
   const prefix = secret.slice(0, "tm_agent".length + 7);
-  const { rows } = await db.pool.query<{ id: string }>(
+  const { rows } = await db.pool.query<{ id: string; revoked: boolean }>(
     `INSERT INTO agents (organization_id, name, token_prefix, token_hash) VALUES ($1, $2, $3, $4)
      ON CONFLICT (organization_id, name)
-       DO UPDATE SET token_prefix = EXCLUDED.token_prefix, token_hash = EXCLUDED.token_hash, revoked_at = NULL
+       DO UPDATE SET token_prefix = EXCLUDED.token_prefix, token_hash = EXCLUDED.token_hash WHERE agents.revoked_at IS NULL
      RETURNING id`,
     [organizationId, name, prefix, hashToken(secret)],
   );
-  const id = rows[0]?.id;
-  if (!id) throw new Error(`could not provision agent "${name}"`);
-  return id;
+  return rows[0]?.id ?? null;
 }
 
 export interface AgentCheckSpec {

@@ -152,7 +152,7 @@ async function loadAlertMemory(
             t.recent_states, t.flapping, t.recovering_since, t.last_ts,
             a.id AS alert_id, a.severity, a.peak_severity, a.opened_at, a.flapping AS alert_flapping, a.notified_at
      FROM series s
-     LEFT JOIN service_items i ON i.organization_id = s.organization_id AND i.series_key = s.key
+     LEFT JOIN deployed_items i ON i.organization_id = s.organization_id AND i.series_key = s.key
      LEFT JOIN alert_tracks t ON t.series_id = s.id
      LEFT JOIN alerts a ON a.series_id = s.id AND a.closed_at IS NULL
      WHERE s.organization_id = $1 AND s.id = ANY($2::bigint[])`,

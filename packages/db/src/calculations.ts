@@ -13,6 +13,11 @@ export interface CalculationService {
   items: { name: string; seriesKey: string; execStatement: string }[];
 }
 
+/**
+ * The bischeck:// calculations of every organisation's deployed version (schedules and
+ * expressions as deployed; a saved edit runs once deployed). A run's lease is keyed by the
+ * service's row, so a calculation whose service was deleted from the draft stops.
+ */
 export async function loadCalculationServices(db: Database): Promise<CalculationService[]> {
   const { rows } = await db.pool.query<{
     id: string;
@@ -23,12 +28,14 @@ export async function loadCalculationServices(db: Database): Promise<Calculation
     schedules: string[] | null;
     items: { name: string; seriesKey: string; execStatement: string }[];
   }>(
-    `SELECT s.id, s.organization_id, o.time_zone, h.name AS host, s.name AS service, s.schedules,
-            coalesce(json_agg(json_build_object('name', i.name, 'seriesKey', i.series_key, 'execStatement', i.exec_statement)
-                     ORDER BY i.name) FILTER (WHERE i.id IS NOT NULL), '[]') AS items
-     FROM services s JOIN organizations o ON o.id = s.organization_id JOIN hosts h ON h.id = s.host_id LEFT JOIN service_items i ON i.service_id = s.id
-     WHERE s.url LIKE 'bischeck://%'
-     GROUP BY s.id, o.time_zone, h.name`,
+    `SELECT s.id, d.organization_id, o.time_zone, d.host, d.service, d.schedules,
+            json_agg(json_build_object('name', d.item, 'seriesKey', d.series_key, 'execStatement', d.exec_statement) ORDER BY d.item) AS items
+     FROM deployed_items d
+     JOIN organizations o ON o.id = d.organization_id
+     JOIN hosts h ON h.organization_id = d.organization_id AND h.name = d.host
+     JOIN services s ON s.host_id = h.id AND s.name = d.service
+     WHERE d.service_url LIKE 'bischeck://%'
+     GROUP BY s.id, d.organization_id, o.time_zone, d.host, d.service, d.schedules`,
   );
   return rows.map((r) => ({
     serviceId: r.id,

@@ -104,7 +104,7 @@ export interface Page<T> {
   next: string | null;
 }
 
-const likePattern = (search: string | undefined) => (search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null);
+export const likePattern = (search: string | undefined) => (search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null);
 
 export interface HostRow {
   id: string;
@@ -143,7 +143,16 @@ export interface ServiceRow {
   url: string;
   sendServiceData: boolean;
   items: number;
+  agentId: string | null;
+  agent: string | null;
+  /** An agent-run service with no active agent: it runs nowhere. */
+  runsNowhere: boolean;
 }
+
+/** A service matches a search on `host-service` or its url (the services list and bulk assignment agree). */
+export const SERVICE_SEARCH = (param: string) => `((h.name || '-' || s.name) ILIKE ${param} OR s.url ILIKE ${param})`;
+/** An agent-run (not bischeck://) service without an active agent. */
+export const RUNS_NOWHERE = `(s.url NOT LIKE 'bischeck://%' AND (s.agent_id IS NULL OR EXISTS (SELECT 1 FROM agents ag WHERE ag.id = s.agent_id AND ag.revoked_at IS NOT NULL)))`;
 
 export async function listServices(
   db: Database,
@@ -152,10 +161,11 @@ export async function listServices(
 ): Promise<Page<ServiceRow>> {
   const { rows } = await db.pool.query<ServiceRow & { sort_key: string }>(
     `SELECT s.id, s.host_id AS "hostId", h.name AS host, s.name, s.description, s.schedules, s.url, s.send_service_data AS "sendServiceData",
-            (SELECT count(*)::int FROM service_items i WHERE i.service_id = s.id) AS items, h.name || '\u0001' || s.name AS sort_key
+            (SELECT count(*)::int FROM service_items i WHERE i.service_id = s.id) AS items, h.name || '\u0001' || s.name AS sort_key,
+            s.agent_id AS "agentId", (SELECT ag.name FROM agents ag WHERE ag.id = s.agent_id) AS agent, ${RUNS_NOWHERE} AS "runsNowhere"
      FROM services s JOIN hosts h ON h.id = s.host_id
      WHERE s.organization_id = $1 AND ($2::uuid IS NULL OR s.host_id = $2)
-       AND ($3::text IS NULL OR (h.name || '-' || s.name) ILIKE $3 OR s.url ILIKE $3)
+       AND ($3::text IS NULL OR ${SERVICE_SEARCH("$3")})
        AND ($4::text IS NULL OR h.name || '\u0001' || s.name > $4)
      ORDER BY h.name || '\u0001' || s.name LIMIT $5`,
     [organizationId, opts.hostId ?? null, likePattern(opts.search), opts.after ?? null, opts.limit + 1],
@@ -179,6 +189,8 @@ export interface ItemRow {
   runner: string;
   policyId: string | null;
   policyName: string | null;
+  /** Its service is agent-run but no active agent runs it. */
+  runsNowhere: boolean;
 }
 
 export interface ItemListOptions {
@@ -199,7 +211,8 @@ export async function listConfigItems(db: Database, organizationId: string, opts
   const desc = opts.sort === "desc";
   const { rows } = await db.pool.query<ItemRow>(
     `SELECT i.id, i.service_id AS "serviceId", s.host_id AS "hostId", h.name AS host, s.name AS service, i.name, i.series_key AS "seriesKey",
-            i.exec_statement AS "execStatement", split_part(s.url, '://', 1) AS runner, i.policy_id AS "policyId", p.name AS "policyName"
+            i.exec_statement AS "execStatement", split_part(s.url, '://', 1) AS runner, i.policy_id AS "policyId", p.name AS "policyName",
+            ${RUNS_NOWHERE} AS "runsNowhere"
      FROM service_items i JOIN services s ON s.id = i.service_id JOIN hosts h ON h.id = s.host_id
      LEFT JOIN threshold_policies p ON p.id = i.policy_id
      WHERE i.organization_id = $1
@@ -597,7 +610,13 @@ export interface MergeSummary {
  * that exist already receive the new services; a service that exists already refuses the whole
  * import, so nothing is half-imported and nothing existing is changed.
  */
-export async function mergeConfiguration(db: Database, actor: Actor, configuration: Configuration): Promise<MergeSummary> {
+export async function mergeConfiguration(
+  db: Database,
+  actor: Actor,
+  configuration: Configuration,
+  /** The agent that runs each new service (import rules); null: none. */
+  agentFor: (host: string, service: string) => string | null = () => null,
+): Promise<MergeSummary> {
   const summary: MergeSummary = { hosts: 0, existingHosts: 0, services: 0, items: 0, policies: 0 };
   await db.prisma.$transaction(
     async (tx) => {
@@ -615,7 +634,12 @@ export async function mergeConfiguration(db: Database, actor: Actor, configurati
           });
           if (taken) throw new ConfigConflictError(`service ${host.name}-${service.name} exists already; nothing was imported`);
           const serviceRow = await tx.service.create({
-            data: { organizationId: actor.organizationId, hostId: hostRow.id, ...serviceData(service) },
+            data: {
+              organizationId: actor.organizationId,
+              hostId: hostRow.id,
+              agentId: agentFor(host.name, service.name),
+              ...serviceData(service),
+            },
           });
           summary.services++;
           for (const item of service.items) {

@@ -1,5 +1,7 @@
+import type { EvaluatedItemSpec, ItemAlerting, TargetFacts, TargetStatus } from "@tidemark/config-render";
 import type { Configuration } from "@tidemark/model";
 import type { AgentStatus } from "@tidemark/protocol";
+import type pg from "pg";
 import { policyFromRow, policyInclude } from "./configuration.ts";
 import type { Database } from "./database.ts";
 
@@ -12,9 +14,11 @@ import type { Database } from "./database.ts";
 export interface DeploymentSource {
   configuration: Configuration;
   assignments: { host: string; service: string; agentId: string }[];
+  /** Items whose alert settings are not the defaults. */
+  alerting: ItemAlerting[];
 }
 
-/** The organisation's configuration as it is now, with which agent runs which service. */
+/** The organisation's configuration as it is now (the draft), with which agent runs which service. */
 export async function readDeploymentSource(db: Database, organizationId: string): Promise<DeploymentSource> {
   const hosts = await db.prisma.host.findMany({
     where: { organizationId },
@@ -27,6 +31,7 @@ export async function readDeploymentSource(db: Database, organizationId: string)
     },
   });
   const assignments: DeploymentSource["assignments"] = [];
+  const alerting: ItemAlerting[] = [];
   const configuration: Configuration = {
     hosts: hosts.map((h) => ({
       name: h.name,
@@ -40,26 +45,34 @@ export async function readDeploymentSource(db: Database, organizationId: string)
           schedules: s.schedules,
           url: s.url,
           sendServiceData: s.sendServiceData,
-          items: s.items.map((i) => ({
-            name: i.name,
-            description: i.description,
-            execStatement: i.execStatement,
-            thresholdClass: i.thresholdClass,
-            serviceItemClass: i.serviceItemClass,
-            cacheMaxCount: i.cacheMaxCount,
-            policy: i.policy ? policyFromRow(i.policy) : null,
-          })),
+          items: s.items.map((i) => {
+            if (i.alertRecoveryMargin !== 0 || i.alertMinDurationSeconds !== 0)
+              alerting.push({
+                host: h.name,
+                service: s.name,
+                item: i.name,
+                recoveryMarginPercent: i.alertRecoveryMargin,
+                minimumDurationSeconds: i.alertMinDurationSeconds,
+              });
+            return {
+              name: i.name,
+              description: i.description,
+              execStatement: i.execStatement,
+              thresholdClass: i.thresholdClass,
+              serviceItemClass: i.serviceItemClass,
+              cacheMaxCount: i.cacheMaxCount,
+              policy: i.policy ? policyFromRow(i.policy) : null,
+            };
+          }),
         };
       }),
     })),
   };
-  return { configuration, assignments };
+  return { configuration, assignments, alerting };
 }
 
-/** Effective delivery state: a pending or delivered target is superseded once its agent applied a later version. */
-export type TargetStatus = "pending" | "delivered" | "applied" | "failed" | "superseded";
-
-const EFFECTIVE_STATUS = `CASE WHEN t.status IN ('pending', 'delivered') AND a.applied_version > d.version THEN 'superseded' ELSE t.status::text END`;
+/** Effective delivery status: a pending, delivered or failed target is superseded once its agent applied a later version. */
+const EFFECTIVE_STATUS = `CASE WHEN t.status IN ('pending', 'delivered', 'failed') AND a.applied_version > d.version THEN 'superseded' ELSE t.status::text END`;
 
 /** Agents (not revoked) with what they applied and the last rendering deployed to them. */
 export interface AgentDeployState {
@@ -110,9 +123,14 @@ export interface NewDeployment {
   message: string;
   rollbackOf: number | null;
   targets: { agentId: string; renderedHash: string }[];
+  /** What the worker evaluates from this version on. */
+  evaluated: EvaluatedItemSpec[];
 }
 
-/** Stores a deployment as the organisation's next version, with its targets, in one transaction. */
+/**
+ * Stores a deployment as the organisation's next version, with its targets, and makes its items
+ * what the worker evaluates — in one transaction, so the worker never sees half a version.
+ */
 export async function createDeployment(db: Database, input: NewDeployment): Promise<{ id: string; version: number }> {
   for (let attempt = 0; ; attempt++) {
     const client = await db.pool.connect();
@@ -134,6 +152,7 @@ export async function createDeployment(db: Database, input: NewDeployment): Prom
           [created.id, input.targets.map((t) => t.agentId), input.targets.map((t) => t.renderedHash), input.organizationId],
         );
       }
+      await replaceDeployedItems(client, input.organizationId, created.version, input.evaluated);
       await client.query("COMMIT");
       return created;
     } catch (error) {
@@ -145,6 +164,35 @@ export async function createDeployment(db: Database, input: NewDeployment): Prom
       client.release();
     }
   }
+}
+
+async function replaceDeployedItems(client: pg.ClientBase, organizationId: string, version: number, items: EvaluatedItemSpec[]) {
+  await client.query(`DELETE FROM deployed_items WHERE organization_id = $1`, [organizationId]);
+  if (items.length === 0) return;
+  await client.query(
+    `INSERT INTO deployed_items (organization_id, series_key, deployment_version, host, service, item, policy, interval_ms,
+                                 alert_recovery_margin, alert_min_duration_seconds, service_url, schedules, exec_statement)
+     SELECT $1, i.series_key, $2, i.host, i.service, i.item, i.policy, i.interval_ms, i.margin, i.duration, i.url,
+            ARRAY(SELECT jsonb_array_elements_text(i.schedules)), i.exec
+     FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::bigint[], $9::float8[], $10::int[], $11::text[], $12::jsonb[], $13::text[])
+       AS i(series_key, host, service, item, policy, interval_ms, margin, duration, url, schedules, exec)`,
+    [
+      organizationId,
+      version,
+      items.map((i) => i.seriesKey),
+      items.map((i) => i.host),
+      items.map((i) => i.service),
+      items.map((i) => i.item),
+      items.map((i) => (i.policy === null ? null : JSON.stringify(i.policy))),
+      items.map((i) => i.intervalMs),
+      items.map((i) => i.recoveryMarginPercent),
+      items.map((i) => i.minimumDurationSeconds),
+      items.map((i) => i.url),
+      // A text[][] must be rectangular: each item's schedules travel as one JSON array.
+      items.map((i) => JSON.stringify(i.schedules)),
+      items.map((i) => i.execStatement),
+    ],
+  );
 }
 
 export async function deploymentSnapshot(
@@ -167,7 +215,8 @@ export interface DeploymentSummary {
   createdAt: Date;
   createdBy: string | null;
   rollbackOf: number | null;
-  counts: Record<TargetStatus, number>;
+  /** Every agent the version was sent to, with what is known of its delivery. */
+  targets: TargetFacts[];
 }
 
 export async function listDeployments(db: Database, organizationId: string, limit = 50): Promise<DeploymentSummary[]> {
@@ -179,13 +228,18 @@ export async function listDeployments(db: Database, organizationId: string, limi
     created_at: Date;
     created_by: string | null;
     rollback_of: number | null;
-    counts: Partial<Record<TargetStatus, number>> | null;
+    targets: {
+      status: TargetStatus;
+      last_error: string | null;
+      updated_at: string;
+      next_attempt_at: string;
+      last_seen_at: string | null;
+    }[];
   }>(
     `SELECT d.id, d.version, d.config_hash, d.message, d.created_at, u.name AS created_by, d.rollback_of,
-            (SELECT jsonb_object_agg(st, n) FROM (
-               SELECT ${EFFECTIVE_STATUS} AS st, count(*)::int AS n
-               FROM deployment_targets t JOIN agents a ON a.id = t.agent_id WHERE t.deployment_id = d.id GROUP BY 1
-             ) c) AS counts
+            coalesce((SELECT json_agg(json_build_object('status', ${EFFECTIVE_STATUS}, 'last_error', t.last_error, 'updated_at', t.updated_at,
+                                                        'next_attempt_at', t.next_attempt_at, 'last_seen_at', a.last_seen_at))
+                      FROM deployment_targets t JOIN agents a ON a.id = t.agent_id WHERE t.deployment_id = d.id), '[]') AS targets
      FROM deployments d LEFT JOIN users u ON u.id = d.created_by
      WHERE d.organization_id = $1 ORDER BY d.version DESC LIMIT $2`,
     [organizationId, limit],
@@ -198,18 +252,21 @@ export async function listDeployments(db: Database, organizationId: string, limi
     createdAt: r.created_at,
     createdBy: r.created_by,
     rollbackOf: r.rollback_of,
-    counts: { pending: 0, delivered: 0, applied: 0, failed: 0, superseded: 0, ...r.counts },
+    targets: r.targets.map((t) => ({
+      status: t.status,
+      lastError: t.last_error,
+      updatedAt: new Date(t.updated_at),
+      nextAttemptAt: new Date(t.next_attempt_at),
+      lastSeenAt: t.last_seen_at === null ? null : new Date(t.last_seen_at),
+      deployedAt: r.created_at,
+    })),
   }));
 }
 
-export interface TargetProgress {
+export interface TargetProgress extends TargetFacts {
   agentId: string;
   agent: string;
-  status: TargetStatus;
   attempts: number;
-  lastError: string | null;
-  updatedAt: Date;
-  lastSeenAt: Date | null;
 }
 
 export async function deploymentProgress(db: Database, organizationId: string, version: number): Promise<TargetProgress[] | null> {
@@ -225,9 +282,12 @@ export async function deploymentProgress(db: Database, organizationId: string, v
     attempts: number;
     last_error: string | null;
     updated_at: Date;
+    next_attempt_at: Date;
     last_seen_at: Date | null;
+    deployed_at: Date;
   }>(
-    `SELECT t.agent_id, a.name AS agent, ${EFFECTIVE_STATUS} AS status, t.attempts, t.last_error, t.updated_at, a.last_seen_at
+    `SELECT t.agent_id, a.name AS agent, ${EFFECTIVE_STATUS} AS status, t.attempts, t.last_error, t.updated_at, t.next_attempt_at,
+            a.last_seen_at, d.created_at AS deployed_at
      FROM deployments d JOIN deployment_targets t ON t.deployment_id = d.id JOIN agents a ON a.id = t.agent_id
      WHERE d.organization_id = $1 AND d.version = $2 ORDER BY a.name`,
     [organizationId, version],
@@ -239,7 +299,9 @@ export async function deploymentProgress(db: Database, organizationId: string, v
     attempts: r.attempts,
     lastError: r.last_error,
     updatedAt: r.updated_at,
+    nextAttemptAt: r.next_attempt_at,
     lastSeenAt: r.last_seen_at,
+    deployedAt: r.deployed_at,
   }));
 }
 

@@ -1,8 +1,6 @@
 import type { StateSource } from "@tidemark/alerts";
-import { intervalMs } from "@tidemark/model";
-import type { State, ThresholdPolicy } from "@tidemark/thresholds/policy";
+import { type State, type ThresholdPolicy, thresholdPolicySchema } from "@tidemark/thresholds/policy";
 import type pg from "pg";
-import { policyFromRow, policyInclude } from "./configuration.ts";
 import type { Database } from "./database.ts";
 import { ensureSeries } from "./metrics.ts";
 import { WriteStatement } from "./write-statement.ts";
@@ -157,6 +155,7 @@ export async function queueDepth(db: Database): Promise<{ rows: number; oldest: 
 export interface EvaluatedItem {
   seriesId: number;
   seriesKey: string;
+  /** The draft item's id ("" when the deployed item is no longer in the draft, and for agents' heartbeats). */
   itemId: string;
   host: string;
   service: string;
@@ -170,43 +169,61 @@ export interface EvaluatedItem {
   staleAfterIntervals: number;
 }
 
-function shortestInterval(schedules: string[]): number | null {
-  const intervals = schedules.map(intervalMs).filter((ms) => ms !== null);
-  return intervals.length ? Math.min(...intervals) : null;
-}
-
-/** Every service item of an organisation with its series id and policy, for the evaluator's cache. */
+/**
+ * Every item of the organisation's deployed version with its series id and the policy frozen in
+ * that version, for the evaluator's cache. Saved but undeployed edits are not here.
+ */
 export async function loadEvaluatedItems(db: Database, organizationId: string): Promise<EvaluatedItem[]> {
-  const items = await db.prisma.serviceItem.findMany({
-    where: { organizationId },
-    include: { service: { include: { host: true } }, policy: { include: policyInclude } },
-  });
+  const { rows } = await db.pool.query<{
+    series_key: string;
+    host: string;
+    service: string;
+    item: string;
+    policy: unknown;
+    interval_ms: string | null;
+    item_id: string | null;
+    state_source: string;
+    stale_after_intervals: number;
+  }>(
+    // Where the state comes from and when silence is stale are still read from the draft item (not yet part of a deployment).
+    `SELECT d.series_key, d.host, d.service, d.item, d.policy, d.interval_ms, i.id AS item_id,
+            coalesce(i.state_source, 'worst') AS state_source, coalesce(i.stale_after_intervals, 3) AS stale_after_intervals
+     FROM deployed_items d LEFT JOIN service_items i ON i.organization_id = d.organization_id AND i.series_key = d.series_key
+     WHERE d.organization_id = $1`,
+    [organizationId],
+  );
   const ids = await ensureSeries(
     db,
     organizationId,
-    items.map((i) => i.seriesKey),
+    rows.map((r) => r.series_key),
   );
-  return items.map((i) => ({
-    seriesId: ids.get(i.seriesKey)!,
-    seriesKey: i.seriesKey,
-    itemId: i.id,
-    host: i.service.host.name,
-    service: i.service.name,
-    item: i.name,
-    policy: i.policy ? policyFromRow(i.policy) : null,
-    intervalMs: shortestInterval(i.service.schedules),
-    stateSource: i.stateSource as StateSource,
-    staleAfterIntervals: i.staleAfterIntervals,
-  }));
+  return rows.map((r) => {
+    const policy = r.policy === null ? null : thresholdPolicySchema.safeParse(r.policy);
+    return {
+      seriesId: ids.get(r.series_key)!,
+      seriesKey: r.series_key,
+      itemId: r.item_id ?? "",
+      host: r.host,
+      service: r.service,
+      item: r.item,
+      // A policy this build cannot read is not evaluated rather than evaluated wrongly.
+      policy: policy?.success ? policy.data : null,
+      intervalMs: r.interval_ms === null ? null : Number(r.interval_ms),
+      stateSource: r.state_source as StateSource,
+      staleAfterIntervals: r.stale_after_intervals,
+    };
+  });
 }
 
-/** Changes whenever an item or policy of the organisation is added, edited or removed. */
+/**
+ * Changes whenever the organisation deploys (or rolls back): the deployed items are replaced then;
+ * and when an item's draft settings read from the draft (state source, staleness) or its agents change.
+ */
 export async function configurationRevision(db: Database, organizationId: string): Promise<string> {
   const { rows } = await db.pool.query<{ rev: string }>(
     `SELECT concat_ws(':',
+       (SELECT coalesce(max(deployment_version), -1) || '/' || count(*) FROM deployed_items WHERE organization_id = $1),
        (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM service_items WHERE organization_id = $1),
-       (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM threshold_policies WHERE organization_id = $1),
-       (SELECT count(*) FROM threshold_periods p JOIN threshold_policies t ON t.id = p.policy_id WHERE t.organization_id = $1),
        (SELECT count(*) || '/' || coalesce(max(created_at)::text, '') FROM agents WHERE organization_id = $1)
      ) AS rev`,
     [organizationId],

@@ -11,6 +11,7 @@ import {
   createSilence,
   createWebhook,
   type Database,
+  deployDraft,
   ensureSeries,
   expireSilence,
   listDeliveries,
@@ -157,6 +158,8 @@ describe("applyEvaluations: outcomes to alerts", () => {
     ).resolves.toMatchObject({
       before: { recoveryMarginPercent: 0, minimumDurationSeconds: 0 },
     });
+    // Saved settings are a draft: the worker uses them once deployed.
+    await deployDraft(db, { organizationId: orgId, createdBy: null, message: "alert settings" });
     // 109 is OK but inside the 5 % margin (must be ≤ 105); 100 clears it from minute 3, held for 2 minutes by minute 5.
     const s = id("api01-http-latency");
     await applyEvaluations(db, orgId, script(s, "api01-http-latency", "WOOOOO", { values: [120, 109, 109, 100, 100, 100] }));

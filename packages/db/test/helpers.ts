@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
-import { connectDatabase, type Database, importConfiguration, type Role } from "../src/index.ts";
+import { connectDatabase, type Database, deployDraft, importConfiguration, type Role } from "../src/index.ts";
 
 /** Integration tests run against the DATABASE_URL that `npm test` prepared (migrated). */
 export async function testDatabase(): Promise<Database> {
@@ -47,7 +47,8 @@ export async function createTestOrg(db: Database, role: Role = "admin") {
 
 /**
  * A fresh organisation whose one host (`h` unless given) has one service `s` (every minute, run by
- * the agent) with these items: their series keys are `<host>-s-<name>`.
+ * the agent) with these items: their series keys are `<host>-s-<name>`. It is deployed, so the
+ * worker evaluates those thresholds.
  */
 export async function createOrgWithItems(
   db: Database,
@@ -82,5 +83,6 @@ export async function createOrgWithItems(
       },
     ],
   });
+  await deployDraft(db, { organizationId: organization.id, createdBy: null, message: "test fixture" });
   return organization.id;
 }

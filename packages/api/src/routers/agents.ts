@@ -1,4 +1,4 @@
-import { AgentNameTakenError, createAgent, listAgents, recordAudit, revokeAgent } from "@tidemark/db";
+import { AgentNameTakenError, createAgent, listAgentServices, listAgents, recordAudit, revokeAgent } from "@tidemark/db";
 import { nameSchema } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -6,6 +6,13 @@ import { adminProcedure, createTRPCRouter, viewerProcedure } from "../trpc.ts";
 
 export const agentsRouter = createTRPCRouter({
   list: viewerProcedure.query(({ ctx }) => listAgents(ctx.db, ctx.org.id)),
+
+  /** One agent and the services it is assigned (what it runs once deployed). */
+  get: viewerProcedure.input(z.object({ id: z.uuid() })).query(async ({ ctx, input }) => {
+    const agent = (await listAgents(ctx.db, ctx.org.id)).find((a) => a.id === input.id);
+    if (!agent) throw new TRPCError({ code: "NOT_FOUND", message: "no such agent in this organisation" });
+    return { agent, services: await listAgentServices(ctx.db, ctx.org.id, input.id) };
+  }),
 
   /** The token is in this answer only: it is stored as a hash. */
   create: adminProcedure.input(z.object({ name: nameSchema })).mutation(async ({ ctx, input }) => {

@@ -1,5 +1,14 @@
 import { BischeckImportError, exportBischeck, importBischeck } from "@tidemark/bischeck";
-import { ConfigConflictError, existingServices, mergeConfiguration, readDeploymentSource } from "@tidemark/db";
+import { agentForHost, assignByHostRules, hostAgentRuleSchema } from "@tidemark/config-render";
+import type { Database } from "@tidemark/db";
+import {
+  activeAgentNames,
+  ConfigConflictError,
+  ConfigNotFoundError,
+  existingServices,
+  mergeConfiguration,
+  readDeploymentSource,
+} from "@tidemark/db";
 import type { Configuration } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -10,15 +19,33 @@ import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
 const filesSchema = z.object({
   bischeckXml: z.string().min(1, "bischeck.xml is required").max(20_000_000),
   thresholdsXml: z.string().max(20_000_000).optional(),
+  /** Which agent runs the imported hosts' services (first matching rule); none: they run nowhere until assigned. */
+  agentRules: z.array(hostAgentRuleSchema).max(100).default([]),
 });
 
-function outline(configuration: Configuration) {
+/** The rules' agents, refused unless every one is an active agent of the organisation. */
+async function ruleAgents(db: Database, organizationId: string, rules: z.infer<typeof filesSchema>["agentRules"]) {
+  try {
+    return await activeAgentNames(
+      db,
+      organizationId,
+      rules.map((r) => r.agentId),
+    );
+  } catch (error) {
+    if (error instanceof ConfigNotFoundError) throw new TRPCError({ code: "NOT_FOUND", message: error.message });
+    throw error;
+  }
+}
+
+function outline(configuration: Configuration, rules: z.infer<typeof filesSchema>["agentRules"], agentNames: Map<string, string>) {
   return configuration.hosts.map((h) => ({
     name: h.name,
     services: h.services.map((s) => ({
       name: s.name,
       url: s.url,
       schedules: s.schedules,
+      /** "server" for calculations, the agent's name, or null: it would run nowhere. */
+      runsOn: s.url.startsWith("bischeck://") ? "server" : (agentNames.get(agentForHost(rules, h.name) ?? "") ?? null),
       items: s.items.map((i) => ({ name: i.name, hasPolicy: i.policy !== null })),
     })),
   }));
@@ -49,6 +76,7 @@ export const bischeckRouter = createTRPCRouter({
   previewImport: editorProcedure.input(filesSchema).mutation(async ({ ctx, input }) => {
     const parsed = parseFiles(input);
     if (!parsed.ok) return parsed;
+    const agentNames = await ruleAgents(ctx.db, ctx.org.id, input.agentRules);
     const names = parsed.configuration.hosts.map((h) => h.name);
     const [hosts, services] = await Promise.all([
       ctx.db.prisma.host.findMany({ where: { organizationId: ctx.org.id, name: { in: names } }, select: { name: true } }),
@@ -61,7 +89,7 @@ export const bischeckRouter = createTRPCRouter({
     return {
       ok: true as const,
       counts: counts(parsed.configuration),
-      hosts: outline(parsed.configuration),
+      hosts: outline(parsed.configuration, input.agentRules, agentNames),
       warnings: parsed.warnings,
       existingHosts: hosts.map((h) => h.name),
       existingServices: services,
@@ -72,8 +100,17 @@ export const bischeckRouter = createTRPCRouter({
     const parsed = parseFiles(input);
     if (!parsed.ok)
       throw new TRPCError({ code: "BAD_REQUEST", message: `the files have ${parsed.issues.length} problem(s); preview them first` });
+    await ruleAgents(ctx.db, ctx.org.id, input.agentRules);
+    const assigned = new Map(
+      assignByHostRules(parsed.configuration, input.agentRules).map((a) => [`${a.host}\u0000${a.service}`, a.agentId]),
+    );
     try {
-      return await mergeConfiguration(ctx.db, { organizationId: ctx.org.id, userId: ctx.org.userId }, parsed.configuration);
+      return await mergeConfiguration(
+        ctx.db,
+        { organizationId: ctx.org.id, userId: ctx.org.userId },
+        parsed.configuration,
+        (host, service) => assigned.get(`${host}\u0000${service}`) ?? null,
+      );
     } catch (error) {
       if (error instanceof ConfigConflictError) throw new TRPCError({ code: "CONFLICT", message: error.message });
       throw error;

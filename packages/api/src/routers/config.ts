@@ -1,6 +1,7 @@
 import {
   type Actor,
   applyTemplate,
+  assignServices,
   ConfigConflictError,
   ConfigNotFoundError,
   cloneHost,
@@ -54,6 +55,16 @@ const page = {
 };
 const actorOf = (org: { id: string; userId: string }): Actor => ({ organizationId: org.id, userId: org.userId });
 
+/** The agent that runs a service: an agent's id, or null for none (calculations always run on the server). */
+const agentChoice = id.nullable().optional();
+
+/** Which services a bulk assignment reaches. */
+const assignmentTargetSchema = z.union([
+  z.object({ serviceIds: z.array(id).min(1).max(10_000) }),
+  z.object({ search: z.string().trim().max(200) }),
+  z.object({ hostId: id }),
+]);
+
 const hostsRouter = createTRPCRouter({
   list: viewerProcedure.input(z.object(page)).query(({ ctx, input }) => listHosts(ctx.db, ctx.org.id, input)),
   get: viewerProcedure.input(z.object({ id })).query(({ ctx, input }) => configErrors(() => getHost(ctx.db, ctx.org.id, input.id))),
@@ -88,14 +99,27 @@ const servicesRouter = createTRPCRouter({
         url: service.url,
         sendServiceData: service.sendServiceData,
       },
+      agentId: service.agentId,
     };
   }),
-  create: editorProcedure
-    .input(z.object({ hostId: id, fields: serviceFieldsSchema }))
-    .mutation(({ ctx, input }) => configErrors(() => createService(ctx.db, actorOf(ctx.org), input.hostId, input.fields))),
-  update: editorProcedure
-    .input(z.object({ id, fields: serviceFieldsSchema }))
-    .mutation(({ ctx, input }) => configErrors(() => updateService(ctx.db, actorOf(ctx.org), input.id, input.fields))),
+  create: editorProcedure.input(z.object({ hostId: id, fields: serviceFieldsSchema, agentId: agentChoice })).mutation(({ ctx, input }) =>
+    configErrors(async () => {
+      const service = await createService(ctx.db, actorOf(ctx.org), input.hostId, input.fields);
+      if (input.agentId) await assignServices(ctx.db, actorOf(ctx.org), input.agentId, { serviceIds: [service.id] });
+      return service;
+    }),
+  ),
+  update: editorProcedure.input(z.object({ id, fields: serviceFieldsSchema, agentId: agentChoice })).mutation(({ ctx, input }) =>
+    configErrors(async () => {
+      const service = await updateService(ctx.db, actorOf(ctx.org), input.id, input.fields);
+      if (input.agentId !== undefined) await assignServices(ctx.db, actorOf(ctx.org), input.agentId, { serviceIds: [input.id] });
+      return service;
+    }),
+  ),
+  /** Gives services to an agent (null: to none) in bulk: chosen rows, every row matching a search, or every service of a host. */
+  assign: editorProcedure
+    .input(z.object({ agentId: id.nullable(), target: assignmentTargetSchema }))
+    .mutation(({ ctx, input }) => configErrors(() => assignServices(ctx.db, actorOf(ctx.org), input.agentId, input.target))),
   delete: editorProcedure
     .input(z.object({ id }))
     .mutation(({ ctx, input }) => configErrors(() => deleteService(ctx.db, actorOf(ctx.org), input.id))),

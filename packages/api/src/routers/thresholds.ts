@@ -1,4 +1,4 @@
-import { getItem, saveItemPolicy, suggestThresholds } from "@tidemark/db";
+import { getItem, itemDeploymentStatus, saveItemPolicy, suggestThresholds } from "@tidemark/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
@@ -10,6 +10,10 @@ export const thresholdsRouter = createTRPCRouter({
   item: viewerProcedure
     .input(z.object({ id: z.uuid() }))
     .query(({ ctx, input }) => configErrors(() => getItem(ctx.db, ctx.org.id, input.id))),
+  /** Whether the saved draft is what the worker evaluates, and if not, what differs (deployed → draft). */
+  deployment: viewerProcedure
+    .input(z.object({ id: z.uuid() }))
+    .query(({ ctx, input }) => configErrors(() => itemDeploymentStatus(ctx.db, ctx.org.id, input.id))),
   save: editorProcedure
     .input(z.object({ itemId: z.uuid(), policy: editablePolicySchema, revision: z.number().int().positive().nullable() }))
     .mutation(({ ctx, input }) =>

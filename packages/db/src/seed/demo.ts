@@ -4,6 +4,7 @@ import type { Configuration, Host, ServiceItem } from "@tidemark/model";
 import type { HourEntry, ThresholdPolicy } from "@tidemark/thresholds/policy";
 import { importConfiguration } from "../configuration.ts";
 import type { Database } from "../database.ts";
+import { deployDraft } from "../deploy.ts";
 import { queueStoredPoints } from "../evaluation.ts";
 import { ensureSeries, insertPoints, refreshAggregates } from "../metrics.ts";
 import { readNabSeries } from "./nab.ts";
@@ -35,7 +36,10 @@ function upperPolicy(shape: SeriesShape, margin: number, warning = 10, critical 
     periods: [
       {
         months: [],
-        weeks: [{ week: null, dayOfWeek: 1 }, { week: null, dayOfWeek: 7 }],
+        weeks: [
+          { week: null, dayOfWeek: 1 },
+          { week: null, dayOfWeek: 7 },
+        ],
         calcMethod: "<",
         warning,
         critical,
@@ -103,8 +107,28 @@ function demoFleet(now: number): { configuration: Configuration; items: Map<stri
         if (i === 5) requests.incidents.push({ start: now - 5 * DAY + 13 * 3_600_000, minutes: 70, factor: 0.25 });
         const url = `https://${host}.acme.example/health`;
         return [
-          { service: "http", url, shape: latency, item: item("latency", "Response time (ms)", `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example -u /health","label":"time"}`, upperPolicy(latency, 1.35)) },
-          { service: "http", url, shape: requests, item: item("requests", "Requests per minute", `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example -u /stats","label":"rpm"}`, lastWeekPolicy()) },
+          {
+            service: "http",
+            url,
+            shape: latency,
+            item: item(
+              "latency",
+              "Response time (ms)",
+              `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example -u /health","label":"time"}`,
+              upperPolicy(latency, 1.35),
+            ),
+          },
+          {
+            service: "http",
+            url,
+            shape: requests,
+            item: item(
+              "requests",
+              "Requests per minute",
+              `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example -u /stats","label":"rpm"}`,
+              lastWeekPolicy(),
+            ),
+          },
         ];
       },
     },
@@ -117,8 +141,28 @@ function demoFleet(now: number): { configuration: Configuration; items: Map<stri
         if (i === 1) errors.incidents.push({ start: now - 1 * DAY - 2 * 3_600_000, minutes: 40, factor: 9 });
         const url = `https://${host}.acme.example/`;
         return [
-          { service: "http", url, shape: latency, item: item("latency", "p95 latency (ms)", `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example","label":"time"}`, upperPolicy(latency, 1.4)) },
-          { service: "http", url, shape: errors, item: item("errorrate", "5xx per minute", `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example -u /errors","label":"errors"}`, upperPolicy(errors, 2.5, 50, 150)) },
+          {
+            service: "http",
+            url,
+            shape: latency,
+            item: item(
+              "latency",
+              "p95 latency (ms)",
+              `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example","label":"time"}`,
+              upperPolicy(latency, 1.4),
+            ),
+          },
+          {
+            service: "http",
+            url,
+            shape: errors,
+            item: item(
+              "errorrate",
+              "5xx per minute",
+              `{"check":"/usr/lib/nagios/plugins/check_http -H ${host}.acme.example -u /errors","label":"errors"}`,
+              upperPolicy(errors, 2.5, 50, 150),
+            ),
+          },
         ];
       },
     },
@@ -131,7 +175,12 @@ function demoFleet(now: number): { configuration: Configuration; items: Map<stri
         if (i === 0) load.incidents.push({ start: now - 9 * DAY + 3 * 3_600_000, minutes: 180, factor: 2.6 });
         const url = `postgres://monitor@${host}.acme.example/postgres`;
         return [
-          { service: "postgres", url, shape: connections, item: item("connections", "Open connections", "SELECT count(*) FROM pg_stat_activity", upperPolicy(connections, 1.5)) },
+          {
+            service: "postgres",
+            url,
+            shape: connections,
+            item: item("connections", "Open connections", "SELECT count(*) FROM pg_stat_activity", upperPolicy(connections, 1.5)),
+          },
           { service: "postgres", url, shape: load, item: item("load", "Load average (1 min)", "SELECT 1", upperPolicy(load, 1.6, 20, 60)) },
         ];
       },
@@ -141,7 +190,19 @@ function demoFleet(now: number): { configuration: Configuration; items: Map<stri
       count: 4,
       build: (host) => {
         const memory: SeriesShape = { base: 2.1, dailyAmplitude: 1.4, weekendFactor: 0.85, noise: 0.04, incidents: [] };
-        return [{ service: "redis", url: `shell://${host}`, shape: memory, item: item("memory", "Used memory (GB)", `{"check":"/usr/lib/nagios/plugins/check_tcp -H ${host}.acme.example -p 6379","label":"time"}`, upperPolicy(memory, 1.3)) }];
+        return [
+          {
+            service: "redis",
+            url: `shell://${host}`,
+            shape: memory,
+            item: item(
+              "memory",
+              "Used memory (GB)",
+              `{"check":"/usr/lib/nagios/plugins/check_tcp -H ${host}.acme.example -p 6379","label":"time"}`,
+              upperPolicy(memory, 1.3),
+            ),
+          },
+        ];
       },
     },
     {
@@ -150,7 +211,19 @@ function demoFleet(now: number): { configuration: Configuration; items: Map<stri
       build: (host, i) => {
         const depth: SeriesShape = { base: 10, dailyAmplitude: 220, weekendFactor: 0.4, noise: 0.2, incidents: [] };
         if (i === 1) depth.incidents.push({ start: now - 2 * DAY + 9 * 3_600_000, minutes: 55, factor: 4 });
-        return [{ service: "rabbitmq", url: `shell://${host}`, shape: depth, item: item("depth", "Messages waiting", `{"check":"/usr/lib/nagios/plugins/check_dummy 0","label":"depth"}`, upperPolicy(depth, 1.6, 25, 75)) }];
+        return [
+          {
+            service: "rabbitmq",
+            url: `shell://${host}`,
+            shape: depth,
+            item: item(
+              "depth",
+              "Messages waiting",
+              `{"check":"/usr/lib/nagios/plugins/check_dummy 0","label":"depth"}`,
+              upperPolicy(depth, 1.6, 25, 75),
+            ),
+          },
+        ];
       },
     },
   ];
@@ -174,7 +247,12 @@ function demoFleet(now: number): { configuration: Configuration; items: Map<stri
         services.set(d.service, service);
         shapes.set(`${hostName}-${d.service}-${d.item.name}`, d.shape);
       }
-      hosts.push({ name: hostName, alias: `${hostName}.acme.example`, description: `${role.prefix} tier`, services: [...services.values()] });
+      hosts.push({
+        name: hostName,
+        alias: `${hostName}.acme.example`,
+        description: `${role.prefix} tier`,
+        services: [...services.values()],
+      });
     }
   }
   // A Bischeck-style calculation over other series, run by the worker.
@@ -196,6 +274,17 @@ function demoFleet(now: number): { configuration: Configuration; items: Map<stri
   });
   return { configuration: { hosts }, items: shapes };
 }
+
+/**
+ * The shape of every synthetic demo series by its key, for the demo agents that keep producing
+ * live values after the seeded history (incidents placed relative to `now`, as at seeding).
+ */
+export function demoSeriesShapes(now = Date.now()): Map<string, SeriesShape> {
+  return demoFleet(now).items;
+}
+
+/** Host name prefixes of the synthetic demo fleet. */
+export const DEMO_HOST_PREFIXES = ["web", "api", "db", "cache", "queue"] as const;
 
 const NAB_SERIES = [
   { file: "nyc_taxi.csv", host: "nyc", service: "taxi", item: "passengers", description: "NYC taxi passengers per 30 minutes (NAB)" },
@@ -244,6 +333,8 @@ export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boo
   if (opts.nabDir) configuration.hosts.push(...nabHosts.values());
   const summary = await importConfiguration(db, organization.id, configuration);
   log(`demo configuration: ${summary.hosts} hosts, ${summary.services} services, ${summary.items} items`);
+  // The demo's thresholds are what runs: version 1, which the worker evaluates.
+  await deployDraft(db, { organizationId: organization.id, createdBy: user.id, message: "the demo configuration" });
 
   const seriesIds = await ensureSeries(db, organization.id, [...items.keys()]);
   let total = 0;
@@ -260,12 +351,19 @@ export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boo
     total += await insertPoints(db, points);
   }
   if (opts.nabDir) {
-    const nabIds = await ensureSeries(db, organization.id, NAB_SERIES.map((s) => `${s.host}-${s.service}-${s.item}`));
+    const nabIds = await ensureSeries(
+      db,
+      organization.id,
+      NAB_SERIES.map((s) => `${s.host}-${s.service}-${s.item}`),
+    );
     for (const s of NAB_SERIES) {
       const seriesId = nabIds.get(`${s.host}-${s.service}-${s.item}`);
       if (seriesId === undefined) continue;
       const rows = await readNabSeries(path.join(opts.nabDir, s.file), now);
-      total += await insertPoints(db, rows.map((r) => ({ seriesId, ts: new Date(r.ts), value: r.value })));
+      total += await insertPoints(
+        db,
+        rows.map((r) => ({ seriesId, ts: new Date(r.ts), value: r.value })),
+      );
     }
   }
   log(`demo history: ${total} points in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -276,3 +374,5 @@ export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boo
   log(`demo: the last ${evaluated} days are queued for evaluation by the worker`);
   return true;
 }
+
+export { prng, type SeriesShape, valueAt } from "./synthetic.ts";

@@ -104,7 +104,7 @@ export function ItemAlertSettingsForm(props: {
           </button>
         )}
       </form>
-      {save.isSuccess && <p className="muted">Saved: applies from the next result.</p>}
+      {save.isSuccess && <p className="muted">Saved as a draft: the worker uses it once deployed (Deploy page).</p>}
       {save.error && <p className="error">{save.error.message}</p>}
     </section>
   );

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
+import { AgentSelect } from "./agent-select";
 import "./config.css";
 
 function download(name: string, text: string) {
@@ -23,7 +24,15 @@ export function BischeckImport() {
   const preview = useMutation(trpc.bischeck.previewImport.mutationOptions());
   const commit = useMutation(trpc.bischeck.commitImport.mutationOptions());
   const exported = useQuery({ ...trpc.bischeck.export.queryOptions(), enabled: false });
-  const files = bischeckXml ? { bischeckXml, thresholdsXml: thresholdsXml ?? undefined } : null;
+  const [rules, setRules] = useState<{ hostPattern: string; agentId: string | null }[]>([]);
+  const agentRules = rules.flatMap((r) =>
+    r.agentId && r.hostPattern.trim() ? [{ hostPattern: r.hostPattern.trim(), agentId: r.agentId }] : [],
+  );
+  const files = bischeckXml ? { bischeckXml, thresholdsXml: thresholdsXml ?? undefined, agentRules } : null;
+  const setRule = (index: number, rule: Partial<(typeof rules)[number]>) => {
+    setRules((all) => all.map((r, i) => (i === index ? { ...r, ...rule } : r)));
+    preview.reset();
+  };
   const p = preview.data;
 
   return (
@@ -63,6 +72,27 @@ export function BischeckImport() {
             Preview import
           </button>
         </div>
+        <fieldset className="import-rules" aria-label="Agents for the imported hosts">
+          <legend>Which agent runs the imported hosts (first matching rule; * matches anything)</legend>
+          {rules.map((rule, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: rules have no identity but their position
+            <div key={index} className="assign-bar">
+              <input
+                aria-label={`Host pattern ${index + 1}`}
+                placeholder="web*"
+                value={rule.hostPattern}
+                onChange={(e) => setRule(index, { hostPattern: e.target.value })}
+              />
+              <AgentSelect label={`Agent of rule ${index + 1}`} value={rule.agentId} onChange={(agentId) => setRule(index, { agentId })} />
+              <button type="button" className="secondary" onClick={() => setRules((all) => all.filter((_, i) => i !== index))}>
+                Remove
+              </button>
+            </div>
+          ))}
+          <button type="button" className="secondary" onClick={() => setRules((all) => [...all, { hostPattern: "*", agentId: null }])}>
+            Add a host → agent rule
+          </button>
+        </fieldset>
         {preview.isError && <p className="error">{preview.error.message}</p>}
         {p && !p.ok && (
           <div role="alert">
@@ -124,8 +154,9 @@ export function BischeckImport() {
                       <li key={s.name}>
                         <span className="mono">{s.name}</span>{" "}
                         <span className="muted">
-                          {s.url} · {s.schedules.join(", ")}
+                          {s.url} · {s.schedules.join(", ")} ·{" "}
                         </span>
+                        {s.runsOn === null ? <span className="runs-nowhere">⚠ runs nowhere</span> : <span>runs on {s.runsOn}</span>}
                         <ul>
                           {s.items.map((i) => (
                             <li key={i.name} className="mono">

@@ -68,8 +68,8 @@ export function HostDetail({ hostId }: { hostId: string }) {
       <CreatePanel label="Add service" title={`New service on ${h.name}`}>
         <ServiceForm
           submitLabel="Create service"
-          onSubmit={async (fields) => {
-            const service = await createService.mutateAsync({ hostId, fields });
+          onSubmit={async (fields, agentId) => {
+            const service = await createService.mutateAsync({ hostId, fields, agentId });
             router.push(`/config/services/${service.id}`);
           }}
         />

@@ -154,7 +154,15 @@ export function ItemsList({ serviceId }: { serviceId?: string }) {
               <td className="mono muted truncate" title={i.execStatement}>
                 {i.execStatement}
               </td>
-              <td className="muted">{i.runner}</td>
+              <td className="muted">
+                {i.runner}
+                {i.runsNowhere && (
+                  <span className="runs-nowhere" title="No active agent runs its service">
+                    {" "}
+                    ⚠ runs nowhere
+                  </span>
+                )}
+              </td>
               <td>{i.policyId ? i.policyName ? `template ${i.policyName}` : "24-hour" : <span className="muted">none</span>}</td>
             </tr>
           ))}

@@ -55,12 +55,13 @@ export function ServiceDetail({ serviceId }: { serviceId: string }) {
       </header>
       <section className="panel" aria-label="Service settings">
         <ServiceForm
-          key={JSON.stringify(s.fields)}
+          key={JSON.stringify([s.fields, s.agentId])}
           initial={s.fields}
+          initialAgentId={s.agentId}
           submitLabel="Save service"
-          onSubmit={async (fields) => {
+          onSubmit={async (fields, agentId) => {
             setSaved(false);
-            await update.mutateAsync({ id: serviceId, fields });
+            await update.mutateAsync({ id: serviceId, fields, agentId: fields.url.startsWith("bischeck://") ? null : agentId });
             await queryClient.invalidateQueries({ queryKey: trpc.config.services.get.queryKey({ id: serviceId }) });
             setSaved(true);
           }}

@@ -3,7 +3,8 @@
 import { serviceSchema } from "@tidemark/model";
 import { useState } from "react";
 import type { z } from "zod";
-import { FormShell, TextField } from "./field";
+import { AgentSelect } from "./agent-select";
+import { Field, FormShell, TextField } from "./field";
 import { useZodForm } from "./use-zod-form";
 
 export const serviceFieldsSchema = serviceSchema.omit({ items: true });
@@ -13,14 +14,18 @@ const NEW_SERVICE: ServiceFields = { name: "", description: "", schedules: ["5M"
 
 export function ServiceForm({
   initial,
+  initialAgentId = null,
   submitLabel,
   onSubmit,
 }: {
   initial?: ServiceFields;
+  initialAgentId?: string | null;
   submitLabel: string;
-  onSubmit: (f: ServiceFields) => Promise<unknown>;
+  /** `agentId`: the agent that runs it (null: none; calculations always run on the server). */
+  onSubmit: (f: ServiceFields, agentId: string | null) => Promise<unknown>;
 }) {
   const form = useZodForm(serviceFieldsSchema, initial ?? NEW_SERVICE);
+  const [agentId, setAgentId] = useState(initialAgentId);
   const [schedulesText, setSchedulesText] = useState((initial ?? NEW_SERVICE).schedules.join("\n"));
   const v = form.values;
   return (
@@ -29,7 +34,7 @@ export function ServiceForm({
       submitLabel={submitLabel}
       pending={form.pending}
       formError={form.formError}
-      onSubmit={() => void form.submit(onSubmit)}
+      onSubmit={() => void form.submit((fields) => onSubmit(fields, agentId))}
     >
       <TextField label="Name" value={v.name} error={form.errors.name} onChange={(x) => form.set("name", x)} />
       <TextField
@@ -39,6 +44,18 @@ export function ServiceForm({
         hint="shell:// (the agent runs a check), bischeck://cache (a calculation), http(s)://, postgres://"
         onChange={(x) => form.set("url", x)}
       />
+      {v.url.startsWith("bischeck://") ? (
+        <p className="muted">A bischeck:// calculation runs on the server (the worker), not on an agent.</p>
+      ) : (
+        <Field
+          label="Agent"
+          hint={
+            agentId === null ? "No agent: this service runs nowhere until you pick one" : "The agent that runs this check once deployed"
+          }
+        >
+          <AgentSelect label="Agent" value={agentId} onChange={setAgentId} />
+        </Field>
+      )}
       <TextField
         label="Schedules"
         rows={2}

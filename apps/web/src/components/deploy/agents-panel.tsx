@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { agentCommand } from "~/lib/agent-command";
 import { useTRPC } from "~/trpc/react";
@@ -85,7 +86,9 @@ export function AgentsPanel({ isAdmin }: { isAdmin: boolean }) {
             <tbody>
               {agents.data.map((a) => (
                 <tr key={a.id} className={a.revokedAt ? "muted" : undefined}>
-                  <td>{a.name}</td>
+                  <td>
+                    <Link href={`/agents/${a.id}`}>{a.name}</Link>
+                  </td>
                   <td className="mono">{a.tokenPrefix}…</td>
                   <td>{ago(a.lastSeenAt)}</td>
                   <td>{a.appliedVersion ?? "—"}</td>

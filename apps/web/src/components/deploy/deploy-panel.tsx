@@ -4,9 +4,16 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./deploy.css";
-import { DiffSummary } from "./diff-summary";
+import type { AgentConnection, DeliveryKind } from "@tidemark/config-render";
+import { DiffSummary, EvaluationDiff } from "./diff-summary";
 import { DeploymentProgress, StatusPill } from "./progress";
 import { ago } from "./time";
+
+function connectionText(connection: AgentConnection): string {
+  if (connection.kind === "never-connected") return "never connected";
+  if (connection.kind === "offline") return `offline since ${ago(connection.since)}`;
+  return `online, seen ${ago(connection.lastSeenAt)}`;
+}
 
 /** One click: the diff per agent, the Deploy button, live progress, and the history with rollback. */
 export function DeployPanel({ canDeploy }: { canDeploy: boolean }) {
@@ -45,6 +52,29 @@ export function DeployPanel({ canDeploy }: { canDeploy: boolean }) {
           <span className="muted">{preview.data ? `${affected} of ${preview.data.agents.length} agents affected` : "comparing…"}</span>
         </div>
         {preview.error && <p className="error">{preview.error.message}</p>}
+        {preview.data && (
+          <p data-testid="draft-status">
+            {preview.data.deployedVersion === null
+              ? "Nothing is deployed yet: the worker evaluates no threshold until the first deploy."
+              : preview.data.differs
+                ? `The draft differs from what is deployed (version ${preview.data.deployedVersion}).`
+                : `The draft is what is deployed (version ${preview.data.deployedVersion}).`}
+          </p>
+        )}
+        {preview.data && preview.data.runningNowhere.length > 0 && (
+          <p className="deploy-nowhere" data-testid="running-nowhere">
+            {preview.data.runningNowhere.length} service{preview.data.runningNowhere.length === 1 ? " runs" : "s run"} nowhere (no agent
+            assigned):{" "}
+            <span className="mono">
+              {preview.data.runningNowhere
+                .slice(0, 8)
+                .map((s) => `${s.host}-${s.service}`)
+                .join(", ")}
+              {preview.data.runningNowhere.length > 8 ? "…" : ""}
+            </span>{" "}
+            — assign them on the Services page.
+          </p>
+        )}
         {preview.data && preview.data.agents.length === 0 && <p className="muted">No agents yet: create one on the Agents page.</p>}
         {preview.data && preview.data.agents.length > 0 && (
           <table className="table">
@@ -60,8 +90,11 @@ export function DeployPanel({ canDeploy }: { canDeploy: boolean }) {
               {preview.data.agents.map((a) => (
                 <tr key={a.agentId} data-testid={`preview-${a.name}`}>
                   <td>
-                    <span className={`deploy-online${a.online ? " is-online" : ""}`} title={a.online ? "online" : "offline"} />
-                    {a.name}
+                    <span
+                      className={`deploy-online${a.connection.kind === "online" ? " is-online" : ""}`}
+                      title={connectionText(a.connection)}
+                    />
+                    {a.name} <span className="muted">({connectionText(a.connection)})</span>
                   </td>
                   <td>{a.appliedVersion ?? <span className="muted">none</span>}</td>
                   <td className="num">{a.checks}</td>
@@ -72,6 +105,12 @@ export function DeployPanel({ canDeploy }: { canDeploy: boolean }) {
               ))}
             </tbody>
           </table>
+        )}
+        {preview.data && (
+          <section aria-label="What the worker evaluates">
+            <h3>Thresholds and alert settings (against version {preview.data.deployedVersion ?? "none"})</h3>
+            <EvaluationDiff changes={preview.data.evaluation} />
+          </section>
         )}
         {canDeploy ? (
           <form
@@ -135,13 +174,12 @@ export function DeployPanel({ canDeploy }: { canDeploy: boolean }) {
                     {d.message}
                   </td>
                   <td>
-                    {Object.entries(d.counts)
-                      .filter(([, n]) => n > 0)
-                      .map(([status, n]) => (
-                        <span key={status} title={status}>
-                          <StatusPill status={status} /> {n}{" "}
-                        </span>
-                      ))}
+                    {d.agents === 0 && <span className="muted">none</span>}
+                    {Object.entries(d.counts).map(([kind, n]) => (
+                      <span key={kind}>
+                        <StatusPill kind={kind as DeliveryKind} /> {n}{" "}
+                      </span>
+                    ))}
                   </td>
                   <td className="deploy-actions">
                     {canDeploy && d.version !== history.data[0]?.version && (

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { ItemForm } from "~/components/config/item-form";
 import { useTRPC } from "~/trpc/react";
 import { DayCurveChart } from "./day-curve-chart";
+import { DeploymentStatus } from "./deployment-status";
 import { expressionProblem } from "./expression-input";
 import { HourGrid } from "./hour-grid";
 import { PeriodEditor } from "./period-editor";
@@ -97,6 +98,7 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
     setSavedMessage(null);
     const saved = await save.mutateAsync({ itemId, policy: validation.policy, revision: d.policyRevision });
     await queryClient.invalidateQueries({ queryKey: trpc.thresholds.item.queryKey({ id: itemId }) });
+    await queryClient.invalidateQueries({ queryKey: trpc.thresholds.deployment.queryKey({ id: itemId }) });
     setSavedMessage(`Saved revision ${saved.revision}.`);
   }
   saveShortcut.current = () => {
@@ -184,6 +186,8 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
           </div>
         )}
       </section>
+
+      <DeploymentStatus itemId={itemId} />
 
       <PreviewPanel itemId={itemId} draft={valid ? draft : null} draftValid={valid || draft === null} />
 

@@ -1,0 +1,71 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { issueToken } from "@tidemark/auth";
+import { assignServices, type Database, deployDraft, provisionAgent } from "@tidemark/db";
+
+/**
+ * `npm start`'s demo agents: two agents of the demo organisation that take over its synthetic
+ * hosts and keep producing their values through the real agent protocol (config long-poll,
+ * status report, ingest) while Tidemark runs — see demo-fleet-main.ts. Like the local agent,
+ * their token secrets live only in <dataDir>/demo-agents/ (mode 0600); a revoked one stays revoked.
+ */
+export const DEMO_AGENTS = [
+  { name: "demo-east", hostPrefixes: ["web", "api"] },
+  { name: "demo-west", hostPrefixes: ["db", "cache", "queue"] },
+] as const;
+
+export interface DemoAgentToken {
+  name: string;
+  token: string;
+}
+
+function tokenOf(dir: string, name: string): string {
+  const file = path.join(dir, `${name}-token`);
+  if (!existsSync(file)) writeFileSync(file, `${issueToken("tm_agent").secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return readFileSync(file, "utf8").trim();
+}
+
+/**
+ * Makes the demo agents exist (first start: assigns them the demo hosts and deploys that), and
+ * returns the tokens of those not revoked. Null when there is no demo organisation.
+ */
+export async function provisionDemoFleet(
+  db: Database,
+  opts: { dataDir: string; organizationSlug: string },
+): Promise<DemoAgentToken[] | null> {
+  const organization = await db.prisma.organization.findUnique({ where: { slug: opts.organizationSlug } });
+  if (!organization) return null;
+  const owner = await db.prisma.membership.findFirst({
+    where: { organizationId: organization.id, role: "admin" },
+    orderBy: { createdAt: "asc" },
+  });
+  const dir = path.join(opts.dataDir, "demo-agents");
+  mkdirSync(dir, { recursive: true });
+  const tokens: DemoAgentToken[] = [];
+  let assigned = 0;
+  for (const agent of DEMO_AGENTS) {
+    const existed = (await db.prisma.agent.count({ where: { organizationId: organization.id, name: agent.name } })) > 0;
+    const token = tokenOf(dir, agent.name);
+    const agentId = await provisionAgent(db, organization.id, agent.name, token);
+    if (agentId === null) continue;
+    tokens.push({ name: agent.name, token });
+    // Only when the agent is new: what people reassigned since is theirs.
+    if (existed || !owner) continue;
+    const hosts = await db.prisma.host.findMany({
+      where: { organizationId: organization.id, OR: agent.hostPrefixes.map((prefix) => ({ name: { startsWith: prefix } })) },
+      select: { id: true },
+    });
+    for (const host of hosts) {
+      assigned += (await assignServices(db, { organizationId: organization.id, userId: owner.userId }, agentId, { hostId: host.id }))
+        .assigned;
+    }
+  }
+  if (assigned > 0)
+    await deployDraft(db, {
+      organizationId: organization.id,
+      createdBy: owner?.userId ?? null,
+      message: "the demo agents take over the demo hosts",
+    });
+  return tokens;
+}

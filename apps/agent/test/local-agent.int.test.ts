@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Database, revokeAgent } from "@tidemark/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestOrg, testDatabase } from "../../../packages/db/test/helpers.ts";
+import { provisionLocalAgent } from "../src/local-agent.ts";
+
+let db: Database;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "tidemark-local-agent-"));
+beforeAll(async () => {
+  db = await testDatabase();
+});
+afterAll(async () => {
+  await db.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("npm start's local agent", () => {
+  it("is provisioned once, and a revoked one stays revoked on the next start", async () => {
+    const { organization } = await createTestOrg(db);
+    const opts = { dataDir, organizationSlug: organization.slug, webPort: 3999 };
+    const env = await provisionLocalAgent(db, opts);
+    expect(env?.TIDEMARK_AGENT_TOKEN).toMatch(/^tm_agent/);
+    expect(await provisionLocalAgent(db, opts)).toEqual(env);
+
+    const agent = await db.prisma.agent.findFirstOrThrow({ where: { organizationId: organization.id, name: "local" } });
+    expect(await revokeAgent(db, organization.id, agent.id)).toBe(true);
+    expect(await provisionLocalAgent(db, opts)).toBeNull();
+    const after = await db.prisma.agent.findUniqueOrThrow({ where: { id: agent.id } });
+    expect(after.revokedAt).not.toBeNull();
+    expect(after.tokenHash).toBe(agent.tokenHash);
+  });
+});
