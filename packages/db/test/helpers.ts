@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
-import { connectDatabase, type Database, deployDraft, importConfiguration, type Role } from "../src/index.ts";
+import { connectDatabase, type Database, deploySnapshot, importConfiguration, readDeploymentSource, type Role } from "../src/index.ts";
 
 /** Integration tests run against the DATABASE_URL that `npm test` prepared (migrated). */
 export async function testDatabase(): Promise<Database> {
@@ -83,6 +83,8 @@ export async function createOrgWithItems(
       },
     ],
   });
-  await deployDraft(db, { organizationId: organization.id, createdBy: null, message: "test fixture" });
+  // Deployed as stored, unchecked: fixtures may hold what the editor refuses (maxSoft 0: hard at once).
+  const snapshot = await readDeploymentSource(db, organization.id);
+  await deploySnapshot(db, { organizationId: organization.id, createdBy: null, snapshot, message: "test fixture", rollbackOf: null });
   return organization.id;
 }
