@@ -7,9 +7,10 @@ import { withDatabase } from "./database";
 import { signIn } from "./fixtures";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
-/** Unique per run, so the journey also runs again on the same server (an agent's name stays taken when revoked). */
-const AGENT = `fleet-e2e-${Date.now().toString(36)}`;
-const HOST = "fleet01";
+/** Unique per run: the journey runs once per project (desktop, phone) on the same server. */
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+const AGENT = `fleet-e2e-${RUN}`;
+const HOST = `fleet${RUN}`;
 const KEY = `${HOST}-alpha-v`;
 const PLUGIN = "/usr/lib/nagios/plugins/check_dummy";
 
@@ -18,7 +19,6 @@ async function createFleetHost(): Promise<void> {
   await withDatabase(async (client) => {
     const { rows: orgs } = await client.query<{ id: string }>(`SELECT id FROM organizations WHERE slug = 'acme'`);
     const org = orgs[0]!.id;
-    await client.query(`DELETE FROM hosts WHERE organization_id = $1 AND name = $2`, [org, HOST]);
     const { rows: hosts } = await client.query<{ id: string }>(
       `INSERT INTO hosts (organization_id, name, description) VALUES ($1, $2, 'fleet journey') RETURNING id`,
       [org, HOST],
@@ -89,7 +89,7 @@ test("a fleet: assign three services to a new agent, deploy, then change, deploy
   page.on("dialog", (dialog) => void dialog.accept());
 
   // Create an agent and start the real agent process with its token.
-  await page.getByRole("link", { name: "Agents" }).click();
+  await page.goto("/agents");
   await page.getByLabel("New agent name").fill(AGENT);
   await page.getByRole("button", { name: "Create agent" }).click();
   const token = (await page.getByTestId("agent-token").textContent())?.trim() ?? "";
@@ -110,7 +110,7 @@ test("a fleet: assign three services to a new agent, deploy, then change, deploy
     for (const s of ["alpha", "beta", "gamma"]) await expect(services.getByTestId(`service-${HOST}-${s}`)).toContainText(AGENT);
 
     // The diff before Deploy: the agent's new checks, and alpha's threshold; then the agent applies it.
-    await page.getByRole("link", { name: "Deploy" }).click();
+    await page.goto("/deploy");
     const preview = page.getByTestId(`preview-${AGENT}`);
     for (const s of ["alpha", "beta", "gamma"]) await expect(preview).toContainText(`+ ${HOST}-${s}`);
     await expect(preview).toContainText(`${PLUGIN} 0 'fine|v=42'`);
