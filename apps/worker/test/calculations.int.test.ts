@@ -25,16 +25,17 @@ afterAll(async () => db.close());
 const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);
 const CALCULATIONS = ["avg0", "avg1", "avg2"];
 
+const item = (name: string, execStatement: string) => ({
+  name,
+  description: "",
+  execStatement,
+  thresholdClass: null,
+  serviceItemClass: null,
+  cacheMaxCount: null,
+  policy: null,
+});
+
 function configuration(): Configuration {
-  const item = (name: string, execStatement: string) => ({
-    name,
-    description: "",
-    execStatement,
-    thresholdClass: null,
-    serviceItemClass: null,
-    cacheMaxCount: null,
-    policy: null,
-  });
   return {
     hosts: [
       {
@@ -158,15 +159,6 @@ describe("calculation leases", () => {
 describe("run-after schedules", () => {
   it("run after a service an agent runs, in chains of any depth, once per result of the service they follow", async () => {
     const { organization } = await createTestOrg(db);
-    const item = (name: string, execStatement: string) => ({
-      name,
-      description: "",
-      execStatement,
-      thresholdClass: null,
-      serviceItemClass: null,
-      cacheMaxCount: null,
-      policy: null,
-    });
     const calc = (name: string, after: string) => ({
       name,
       description: "",
