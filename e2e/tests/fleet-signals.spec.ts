@@ -96,3 +96,23 @@ test("an agent that stops calling in raises one stale alert of its own within th
   await expect(detail.getByText("UNKNOWN").first()).toBeVisible();
   await expect(detail.getByText(`stale: agent ${agent} has not called in since`).first()).toBeVisible();
 });
+
+test("an admin sets the organisation's time zone, in which cron schedules are read; an unknown zone is refused", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/settings/organization");
+  const panel = page.getByRole("region", { name: "Organisation" });
+  const zone = panel.getByLabel("Time zone");
+  await expect(zone).toHaveValue("UTC");
+  await zone.fill("Mars/Olympus_Mons");
+  await panel.getByRole("button", { name: "Save" }).click();
+  await expect(panel.getByText(/IANA time zone/)).toBeVisible();
+  await zone.fill("Europe/Stockholm");
+  await panel.getByRole("button", { name: "Save" }).click();
+  await expect(panel.getByText("Saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Organisation" }).getByLabel("Time zone")).toHaveValue("Europe/Stockholm");
+  // Back to UTC for the other tests of this run.
+  await page.getByRole("region", { name: "Organisation" }).getByLabel("Time zone").fill("UTC");
+  await page.getByRole("region", { name: "Organisation" }).getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("region", { name: "Organisation" }).getByText("Saved.")).toBeVisible();
+});
