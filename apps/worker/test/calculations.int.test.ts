@@ -26,16 +26,17 @@ afterAll(async () => db.close());
 const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);
 const CALCULATIONS = ["avg0", "avg1", "avg2"];
 
+const item = (name: string, execStatement: string) => ({
+  name,
+  description: "",
+  execStatement,
+  thresholdClass: null,
+  serviceItemClass: null,
+  cacheMaxCount: null,
+  policy: null,
+});
+
 function configuration(): Configuration {
-  const item = (name: string, execStatement: string) => ({
-    name,
-    description: "",
-    execStatement,
-    thresholdClass: null,
-    serviceItemClass: null,
-    cacheMaxCount: null,
-    policy: null,
-  });
   return {
     hosts: [
       {
@@ -174,5 +175,57 @@ describe("calculation leases", () => {
     await claimCalculationRuns(db, [{ serviceId: s1, dueAt: at(1) }], 60_000);
     await db.pool.query(`DELETE FROM services WHERE id = $1`, [s1]);
     expect(await lease(s1)).toEqual([]);
+  });
+});
+
+describe("run-after schedules", () => {
+  it("run after a service an agent runs, in chains of any depth, once per result of the service they follow", async () => {
+    const { organization } = await createTestOrg(db);
+    const calc = (name: string, after: string) => ({
+      name,
+      description: "",
+      schedules: [`after:${after}`],
+      url: "bischeck://cache",
+      sendServiceData: true,
+      items: [item("avg", "avg(chain-src-v[0:1])")],
+    });
+    await importConfiguration(db, organization.id, {
+      hosts: [
+        {
+          name: "chain",
+          alias: null,
+          description: "",
+          services: [
+            { name: "src", description: "", schedules: ["1M"], url: "shell://localhost", sendServiceData: true, items: [item("v", "x")] },
+            calc("first", "chain-src"),
+            calc("second", "chain-first"),
+            calc("third", "chain-second"),
+          ],
+        },
+      ],
+    });
+    const send = (ts: number, value: number) =>
+      ingestBatch(db, { organizationId: organization.id, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "chain-src-v", ts, value }] } });
+    await send(T0, 10);
+    const calculated = async () =>
+      (
+        await db.pool.query<{ key: string; ts: Date; value: number }>(
+          `SELECT s.key, p.ts, p.value FROM metric_points p JOIN series s ON s.id = p.series_id
+           WHERE s.organization_id = $1 AND s.key <> 'chain-src-v' ORDER BY s.key, p.ts`,
+          [organization.id],
+        )
+      ).rows.map((r) => [r.key, r.ts.getTime(), r.value]);
+    // (The scheduler serves every organisation in this database: only this one's results are looked at.)
+    const s = scheduler();
+    // The first look only learns where the agent's service stands.
+    await s.tick(T0 + 1000);
+    expect(await calculated()).toEqual([]);
+    await send(T0 + 60_000, 20);
+    await s.tick(T0 + 61_000);
+    const once = ["chain-first-avg", "chain-second-avg", "chain-third-avg"].map((key) => [key, T0 + 60_000, 15]);
+    expect(await calculated()).toEqual(once);
+    // Nothing new from the agent: nothing runs.
+    await s.tick(T0 + 62_000);
+    expect(await calculated()).toEqual(once);
   });
 });

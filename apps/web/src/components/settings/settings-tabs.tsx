@@ -8,6 +8,7 @@ const TABS = [
   { href: "/settings/members", label: "Members" },
   { href: "/settings/tokens", label: "API tokens" },
   { href: "/settings/audit", label: "Audit log" },
+  { href: "/settings/organization", label: "Organisation" },
 ];
 
 export function SettingsTabs() {
