@@ -67,7 +67,12 @@ function parseFiles(files: z.infer<typeof filesSchema>) {
     return { ok: true as const, ...importBischeck(files) };
   } catch (error) {
     if (error instanceof BischeckImportError) return { ok: false as const, issues: error.issues };
-    throw error;
+    // The importer is pure: whatever else it throws (the XML parser's nesting limit, say) was caused by the files.
+    throw new TRPCError({
+      code: "BAD_REQUEST",
+      message: `the files could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
   }
 }
 
