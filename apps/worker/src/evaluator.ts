@@ -13,6 +13,7 @@ import {
   WriteStatement,
 } from "@tidemark/db";
 import { itemState, PLUGIN_MAX_SOFT, pluginState, STALE_STATUS } from "@tidemark/alerts";
+import { MAX_FUTURE_SKEW_MS } from "@tidemark/protocol";
 import { evaluateThreshold, INITIAL_HARD_STATE, nextHardState } from "@tidemark/thresholds";
 import type pg from "pg";
 import { EvaluatedPoint } from "./evaluated-point.ts";
@@ -231,16 +232,21 @@ export class Evaluator {
     known: Map<number, ItemStateRow>,
   ): EvaluationRecord[] {
     const records: EvaluationRecord[] = [];
+    // Ingest refuses points from further ahead than this; one stored anyway (before it did, or by
+    // hand) must not become the newest state, or every present point would look older than it.
+    const horizon = Date.now() + MAX_FUTURE_SKEW_MS;
     for (const point of points) {
       const item = config.bySeriesId.get(point.seriesId);
       if (!item) continue;
       // A result the worker made up for missing data is no data: it stays out of the window.
       const stale = point.status === STALE_STATUS;
       if (!stale) this.window.append(item.seriesKey, point.ts, point.value);
+      if (point.ts > horizon) continue;
       const plugin = point.status == null ? null : pluginState(point.status);
       const previous = states.get(point.seriesId) ?? known.get(point.seriesId);
-      // A point older than the last evaluated one is stored but cannot rewind the state machine.
-      if (previous && point.ts <= previous.ts) continue;
+      // A point older than the last evaluated one is stored but cannot rewind the state machine
+      // (unless that one was stamped in the future).
+      if (previous && point.ts <= previous.ts && previous.ts <= horizon) continue;
       const result = item.policy && !stale
         ? evaluateThreshold(item.policy, {
             at: point.ts,

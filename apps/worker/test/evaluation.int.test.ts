@@ -105,6 +105,39 @@ describe("from ingest to states", () => {
     ]);
   });
 
+  it("a point stamped in the future never becomes the state, and a future state stored earlier blocks nothing", async () => {
+    const org = await orgWithItems([{ name: "f", policy: policy({ kind: "constant", value: 100 }) }]);
+    const ingest = (ts: number, value: number) =>
+      ingestBatch(db, {
+        organizationId: org,
+        agentId: null,
+        batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-f", ts, value }] },
+      });
+    const stateTs = async () =>
+      (
+        await db.pool.query(`SELECT st.ts FROM item_states st JOIN series s ON s.id = st.series_id WHERE s.organization_id = $1`, [org])
+      ).rows.map((r) => r.ts.getTime());
+    const present = Date.now() - 120_000;
+
+    await ingest(Date.UTC(2099, 0, 1), 500);
+    await drainQueue(newEvaluator());
+    await ingest(present, 50);
+    const evaluated: EvaluationRecord[] = [];
+    await drainQueue(newEvaluator(evaluated));
+    expect(evaluated.map((r) => [r.ts, r.state])).toEqual([[present, "OK"]]);
+    expect(await stateTs()).toEqual([present]);
+
+    // A state stamped 2099 (stored before ingest refused such points): the next present point still counts.
+    await db.pool.query(`UPDATE item_states SET ts = '2099-01-01' WHERE series_id IN (SELECT id FROM series WHERE organization_id = $1)`, [
+      org,
+    ]);
+    await ingest(present + 60_000, 200);
+    const after: EvaluationRecord[] = [];
+    await drainQueue(newEvaluator(after));
+    expect(after.map((r) => [r.ts, r.state])).toEqual([[present + 60_000, "CRITICAL"]]);
+    expect(await stateTs()).toEqual([present + 60_000]);
+  });
+
   it("evaluates expression thresholds against the history window, [0] being the point itself", async () => {
     const org = await orgWithItems([
       { name: "rpm", policy: policy({ kind: "expression", source: "avg($$HOSTNAME$$-$$SERVICENAME$$-$$SERVICEITEMNAME$$[1:2])" }, ">") },

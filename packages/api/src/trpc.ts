@@ -1,4 +1,5 @@
 import type { Role } from "@tidemark/db";
+import { findUnstorableText } from "@tidemark/protocol";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
@@ -37,7 +38,19 @@ const sameOriginMutations = t.middleware(({ ctx, type, next }) => {
   return next();
 });
 
-export const publicProcedure = t.procedure.use(sameOriginMutations);
+/**
+ * No procedure receives a string PostgreSQL cannot store (a NUL, a lone surrogate): refused here,
+ * with where it is, instead of failing inside a query (a 500 that leaked the driver's message).
+ */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const unstorable = findUnstorableText(await getRawInput());
+  if (unstorable) {
+    throw new TRPCError({ code: "BAD_REQUEST", message: `${unstorable.path.join(".") || "input"} ${unstorable.reason}` });
+  }
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(sameOriginMutations).use(storableInput);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });

@@ -3,8 +3,8 @@ import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { constantPolicy, testDatabase } from "../../db/test/helpers.ts";
-import { itemFields, serviceFields } from "./tenant-fixtures.ts";
 import { signedInMember } from "./signed-in.ts";
+import { itemFields, serviceFields } from "./tenant-fixtures.ts";
 
 /** What a client can send that must be refused with a reason (4xx), never stored and never a 500. */
 
@@ -48,7 +48,9 @@ describe("threshold expressions are parsed on the server when saved", () => {
     await expect(
       caller.config.items.create({ serviceId, fields: itemFields("j"), policy: withExpressionAt(hour, source) }),
     ).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(caller.config.items.applyTemplate({ name: "t", policy: withExpressionAt(hour, source), itemIds: [itemId] })).rejects.toMatchObject({
+    await expect(
+      caller.config.items.applyTemplate({ name: "t", policy: withExpressionAt(hour, source), itemIds: [itemId] }),
+    ).rejects.toMatchObject({
       code: "BAD_REQUEST",
     });
   });
@@ -72,5 +74,20 @@ describe("the Bischeck import preview", () => {
     } else {
       expect(outcome).toMatchObject({ ok: false });
     }
+  });
+});
+
+describe("strings PostgreSQL cannot store", () => {
+  it.each([
+    ["a NUL in a host name", { name: "web\u000001", alias: null, description: "" }, /^name contains a NUL/],
+    [
+      "a lone surrogate in a description",
+      { name: "web01", alias: null, description: "caf\ud800" },
+      /^description contains a lone UTF-16 surrogate/,
+    ],
+  ])("answers %s with 400 and the field", async (_, input, message) => {
+    const { caller } = await signedInMember(db, "editor");
+    await expect(caller.config.hosts.create(input)).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(message) });
+    expect((await caller.config.hosts.list({ limit: 10 })).rows).toEqual([]);
   });
 });

@@ -1,9 +1,13 @@
 import type { StateSource } from "@tidemark/alerts";
+import { MAX_FUTURE_SKEW_MS } from "@tidemark/protocol";
 import type { State, ThresholdPolicy } from "@tidemark/thresholds/policy";
 import type pg from "pg";
 import type { Database } from "./database.ts";
 import { ensureSeries } from "./metrics.ts";
 import { WriteStatement } from "./write-statement.ts";
+
+/** A state stamped further ahead than ingest accepts (stored before it refused such points) yields to any new one. */
+const FUTURE_SKEW_SQL = `interval '${MAX_FUTURE_SKEW_MS / 1000} seconds'`;
 
 /** The worker's SQL: claiming queued points, loading what evaluation needs, writing states. */
 
@@ -352,7 +356,7 @@ export function addEvaluationWrites(statement: WriteStatement, records: Evaluati
        SELECT s.series_id, to_timestamp(s.ms / 1000), s.state, s.hard_state, s.soft_count
        FROM ${rows} AS s(series_id, ms, state, hard_state, soft_count)
        ON CONFLICT (series_id) DO UPDATE SET ts = excluded.ts, state = excluded.state, hard_state = excluded.hard_state, soft_count = excluded.soft_count
-       WHERE item_states.ts <= excluded.ts`,
+       WHERE item_states.ts <= excluded.ts OR item_states.ts > now() + ${FUTURE_SKEW_SQL}`,
     );
   }
   const changes = records.filter((r) => r.changed);

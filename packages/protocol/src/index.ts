@@ -1,2 +1,3 @@
 export * from "./agent-config.ts";
 export * from "./ingest.ts";
+export * from "./text.ts";

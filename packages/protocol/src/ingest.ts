@@ -30,7 +30,11 @@ export const checkResultSchema = z.object({
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
 export const ingestBatchSchema = z.object({
-  batchId: z.string().min(8).max(128).regex(/^[\w.:-]+$/, "letters, digits, _ . : - only"),
+  batchId: z
+    .string()
+    .min(8)
+    .max(128)
+    .regex(/^[\w.:-]+$/, "letters, digits, _ . : - only"),
   /** The configuration version the agent runs, so the server can tell what it applied. */
   configVersion: z.number().int().nonnegative().nullable().optional(),
   results: z.array(checkResultSchema).min(1).max(MAX_INGEST_RESULTS),
@@ -46,3 +50,24 @@ export const ingestResponseSchema = z.object({
   unknownSeries: z.array(z.string()),
 });
 export type IngestResponse = z.infer<typeof ingestResponseSchema>;
+
+/**
+ * How far past the server's clock a point may be stamped: agents' clocks drift a little. A point
+ * from further ahead would be the newest of its series until that time came, so it is refused.
+ */
+export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
+
+/** The batch's points stamped more than MAX_FUTURE_SKEW_MS after `now`, as `path: message` issues. */
+export function futurePointIssues(batch: IngestBatch, now: number): { path: string; message: string }[] {
+  const latest = now + MAX_FUTURE_SKEW_MS;
+  const issues: { path: string; message: string }[] = [];
+  batch.results.forEach((result, index) => {
+    if (result.ts > latest) {
+      issues.push({
+        path: `results.${index}.ts`,
+        message: `${new Date(result.ts).toISOString()} is ${Math.round((result.ts - now) / 60_000)} min ahead of the server's clock (${new Date(now).toISOString()}); at most ${MAX_FUTURE_SKEW_MS / 60_000} min is accepted: check the agent's clock`,
+      });
+    }
+  });
+  return issues.slice(0, 20);
+}

@@ -4,11 +4,17 @@ import { type Database, findSession, type SessionView } from "@tidemark/db";
 export const SESSION_COOKIE = "tm_session";
 export const SESSION_DAYS = 14;
 
+/** A cookie's value; null when absent or not valid percent-encoding (a bad session cookie is simply signed out). */
 export function readCookie(header: string | null, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(";")) {
     const [key, ...rest] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(rest.join("="));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(rest.join("="));
+    } catch {
+      return null;
+    }
   }
   return null;
 }

@@ -10,8 +10,8 @@ import {
 } from "@tidemark/db";
 import { agentStatusSchema } from "@tidemark/protocol";
 import { z } from "zod";
+import { readJsonBody } from "../../../server/json-body.ts";
 import { errorResponse, zodIssues } from "../../../server/json-errors.ts";
-import { readBodyWithLimit } from "../../../server/read-body.ts";
 
 /**
  * The agent's configuration channel, as plain Request → Response functions of a database so the
@@ -58,15 +58,9 @@ export async function agentConfigResponse(db: Database, request: Request, timing
 export async function agentStatusResponse(db: Database, request: Request): Promise<Response> {
   const agent = await authenticateAgent(db, bearerToken(request.headers.get("authorization")));
   if (!agent) return errorResponse(401, UNAUTHORIZED);
-  const body = await readBodyWithLimit(request, 64 * 1024);
-  if (body === null) return errorResponse(413, "a status report may be at most 64 KiB");
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return errorResponse(400, "the body is not valid JSON");
-  }
-  const parsed = agentStatusSchema.safeParse(json);
+  const body = await readJsonBody(request, 64 * 1024);
+  if (!body.ok) return body.response;
+  const parsed = agentStatusSchema.safeParse(body.json);
   if (!parsed.success) return errorResponse(400, "the report does not match the agent status schema", { issues: zodIssues(parsed.error) });
   const recorded = await recordAgentStatus(db, agent.agentId, parsed.data);
   if (!recorded) return errorResponse(404, `no deployment of version ${parsed.data.version} targets agent ${agent.name}`);

@@ -1,0 +1,37 @@
+import { RateLimiter } from "@tidemark/auth";
+import { authenticateAgent, bearerToken, type Database, ingestBatch } from "@tidemark/db";
+import { futurePointIssues, ingestBatchSchema, MAX_INGEST_BYTES } from "@tidemark/protocol";
+import { readJsonBody } from "./json-body.ts";
+import { errorResponse, zodIssues } from "./json-errors.ts";
+
+/**
+ * Per agent token: a burst of 1200 batches, then 20 a second. An agent ships a batch every few
+ * seconds, so only a runaway or stolen token reaches it; TIDEMARK_INGEST_BATCHES_PER_MINUTE tunes it.
+ */
+const ingestBatches = new RateLimiter({ limit: Number(process.env.TIDEMARK_INGEST_BATCHES_PER_MINUTE) || 1200, windowMs: 60_000 });
+
+/**
+ * `POST /api/ingest`: agents ship check results here in batches (see @tidemark/protocol's ingest
+ * schema). A plain Request → Response function of a database, so the integration tests call it.
+ */
+export async function ingestResponse(db: Database, request: Request, now = Date.now()): Promise<Response> {
+  const agent = await authenticateAgent(db, bearerToken(request.headers.get("authorization")));
+  if (!agent) return errorResponse(401, "missing, unknown or revoked agent token (Authorization: Bearer tm_agent_…)");
+  const allowance = ingestBatches.hit(agent.agentId, now);
+  if (!allowance.allowed) {
+    const response = errorResponse(429, `this agent sends too many batches: retry in ${allowance.retryAfterSeconds} s`);
+    response.headers.set("Retry-After", String(allowance.retryAfterSeconds));
+    return response;
+  }
+  if (!(request.headers.get("content-type") ?? "").includes("application/json")) {
+    return errorResponse(415, "send the batch as application/json");
+  }
+  const body = await readJsonBody(request, MAX_INGEST_BYTES);
+  if (!body.ok) return body.response;
+  const parsed = ingestBatchSchema.safeParse(body.json);
+  if (!parsed.success) return errorResponse(400, "the batch does not match the ingest schema", { issues: zodIssues(parsed.error) });
+  const future = futurePointIssues(parsed.data, now);
+  if (future.length > 0) return errorResponse(400, "the batch holds points stamped in the future", { issues: future });
+  const result = await ingestBatch(db, { organizationId: agent.organizationId, agentId: agent.agentId, batch: parsed.data });
+  return Response.json(result);
+}
