@@ -1,39 +1,11 @@
-import { appRouter } from "@tidemark/api";
-import { hashToken } from "@tidemark/auth";
-import { authenticateApiToken, bearerToken, type Database } from "@tidemark/db";
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getDatabase } from "~/server/database";
-import { isSameOrigin, readCookie, SESSION_COOKIE, sessionFromCookie } from "~/server/session";
+import { trpcResponse } from "~/server/trpc-response";
 
 export const dynamic = "force-dynamic";
 
-/**
- * Scripts authenticate with `Authorization: Bearer tm_api_…` instead of the cookie. A browser never
- * attaches that header on its own, so such requests need no Origin check (and never fall back to the cookie).
- */
-async function requestSession(db: Database, request: Request) {
-  const bearer = bearerToken(request.headers.get("authorization"));
-  if (bearer !== null) {
-    const session = bearer.startsWith("tm_api_") ? await authenticateApiToken(db, hashToken(bearer)) : null;
-    return { session, sameOrigin: true };
-  }
-  return {
-    session: await sessionFromCookie(db, readCookie(request.headers.get("cookie"), SESSION_COOKIE)),
-    sameOrigin: isSameOrigin(request),
-  };
-}
-
+/** The dashboard's API; see trpc-response.ts. */
 async function handler(request: Request) {
-  const db = await getDatabase();
-  return fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req: request,
-    router: appRouter,
-    createContext: async () => ({ db, ...(await requestSession(db, request)) }),
-    onError: ({ error, path }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error);
-    },
-  });
+  return trpcResponse(await getDatabase(), request);
 }
 
 export { handler as GET, handler as POST };
