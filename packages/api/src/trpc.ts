@@ -1,4 +1,4 @@
-import type { Role } from "@tidemark/db";
+import { isDatabaseUnavailable, type Role } from "@tidemark/db";
 import { findUnstorableText } from "@tidemark/protocol";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
@@ -50,7 +50,20 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-export const publicProcedure = t.procedure.use(sameOriginMutations).use(storableInput);
+/** The database being down is no bug of the call: 503 (SERVICE_UNAVAILABLE), so clients retry instead of reporting a 500. */
+const databaseAvailability = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isDatabaseUnavailable(result.error.cause ?? result.error)) {
+    throw new TRPCError({
+      code: "SERVICE_UNAVAILABLE",
+      message: "the database is unavailable: retry in a few seconds",
+      cause: result.error,
+    });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(databaseAvailability).use(sameOriginMutations).use(storableInput);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });

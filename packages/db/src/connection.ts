@@ -47,6 +47,8 @@ export function explainConnectionError(error: unknown, url: string): DatabaseCon
 export interface PoolOptions {
   max?: number;
   applicationName?: string;
+  /** How long to wait for a connection (a new one, or a free one of the pool) before failing; 10 s unless given. */
+  connectionTimeoutMillis?: number;
 }
 
 export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
@@ -59,7 +61,7 @@ export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
     connectionString: url,
     max: opts.max ?? 5,
     application_name: opts.applicationName ?? "tidemark",
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 10_000,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its server (database restart) must not crash the process.
@@ -74,4 +76,39 @@ export async function checkConnection(pool: pg.Pool, url: string): Promise<void>
   } catch (error) {
     throw explainConnectionError(error, url);
   }
+}
+
+/** Node's socket errors and PostgreSQL's SQLSTATEs (class 08, 53300, 57P01-57P03) that mean "the server is not there now". */
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "53300",
+  "57P01",
+  "57P02",
+  "57P03",
+]);
+/** What node-postgres says when it gives up waiting for a connection, or loses one. */
+const UNAVAILABLE_MESSAGES =
+  /timeout exceeded when trying to connect|connection terminated|connection timeout|Connection refused|Can't reach database server/i;
+
+/**
+ * Whether `error` says the database cannot be reached (down, restarting, out of connections), as
+ * opposed to a query that failed: callers answer 503 with Retry-After instead of 500. Looks
+ * through `cause` chains, since Prisma's driver adapter wraps the driver's error.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 8; current = (current as { cause?: unknown }).cause, depth++) {
+    if (current instanceof DatabaseConnectionError) return true;
+    const { code, message, originalCode } = current as { code?: unknown; message?: unknown; originalCode?: unknown };
+    for (const c of [code, originalCode]) {
+      if (typeof c === "string" && (UNAVAILABLE_CODES.has(c) || c.startsWith("08"))) return true;
+    }
+    if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
+  }
+  return false;
 }

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { checkConnection, createPool } from "./connection.ts";
+import { checkConnection, createPool, type PoolOptions } from "./connection.ts";
 import { type DatabaseInfo, databaseInfo } from "./database-kind.ts";
 import { createPrisma, type PrismaClient } from "./prisma.ts";
 
@@ -12,7 +12,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function connectDatabase(url: string, opts: { max?: number; applicationName?: string } = {}): Promise<Database> {
+export async function connectDatabase(url: string, opts: PoolOptions = {}): Promise<Database> {
   const pool = createPool(url, opts);
   await checkConnection(pool, url);
   const info = await databaseInfo(pool);

@@ -1,8 +1,10 @@
 import { appRouter } from "@tidemark/api";
 import { hashToken } from "@tidemark/auth";
-import { authenticateApiToken, bearerToken, type Database } from "@tidemark/db";
+import { authenticateApiToken, bearerToken, type Database, isDatabaseUnavailable } from "@tidemark/db";
+import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { MAX_TRPC_BATCH } from "../trpc/batch.ts";
+import { UNAVAILABLE_RETRY_AFTER_S } from "./database.ts";
 import { isSameOrigin, readCookie, SESSION_COOKIE, sessionFromCookie } from "./session.ts";
 
 /**
@@ -28,7 +30,18 @@ export function trpcResponse(db: Database, request: Request): Promise<Response> 
     req: request,
     router: appRouter,
     maxBatchSize: MAX_TRPC_BATCH,
-    createContext: async () => ({ db, ...(await requestSession(db, request)) }),
+    createContext: async () => {
+      try {
+        return { db, ...(await requestSession(db, request)) };
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error;
+        throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: "the database is unavailable: retry in a few seconds", cause: error });
+      }
+    },
+    responseMeta: ({ errors }) =>
+      errors.some((e) => e.code === "SERVICE_UNAVAILABLE")
+        ? { headers: new Headers({ "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) }) }
+        : {},
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error);
     },

@@ -7,9 +7,10 @@ import { ingestResponse } from "../../src/server/ingest-response.ts";
 
 let db: Database;
 let token: string;
+let organizationId: string;
 beforeAll(async () => {
   db = await testDatabase();
-  const organizationId = await createOrgWithItems(db, [{ name: "i" }]);
+  organizationId = await createOrgWithItems(db, [{ name: "i" }]);
   token = (await createAgent(db, organizationId, `agent-${crypto.randomUUID().slice(0, 8)}`)).token;
 });
 afterAll(async () => db.close());

@@ -1,9 +1,9 @@
-import { getDatabase } from "~/server/database";
+import { withDatabase } from "~/server/database";
 import { ingestResponse } from "~/server/ingest-response";
 
 export const dynamic = "force-dynamic";
 
 /** Agents ship check results here in batches; see ingest-response.ts. */
 export async function POST(request: Request) {
-  return ingestResponse(await getDatabase(), request);
+  return withDatabase((db) => ingestResponse(db, request));
 }

@@ -1,9 +1,9 @@
-import { getDatabase } from "~/server/database";
+import { withDatabase } from "~/server/database";
 import { agentConfigResponse } from "../handlers";
 
 export const dynamic = "force-dynamic";
 
 /** Agents long-poll here for their configuration; see handlers.ts. */
 export async function GET(request: Request) {
-  return agentConfigResponse(await getDatabase(), request);
+  return withDatabase((db) => agentConfigResponse(db, request));
 }

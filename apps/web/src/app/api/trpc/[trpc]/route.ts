@@ -1,11 +1,11 @@
-import { getDatabase } from "~/server/database";
+import { withDatabase } from "~/server/database";
 import { trpcResponse } from "~/server/trpc-response";
 
 export const dynamic = "force-dynamic";
 
 /** The dashboard's API; see trpc-response.ts. */
 async function handler(request: Request) {
-  return trpcResponse(await getDatabase(), request);
+  return withDatabase((db) => trpcResponse(db, request));
 }
 
 export { handler as GET, handler as POST };
