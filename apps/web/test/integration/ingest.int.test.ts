@@ -46,8 +46,8 @@ describe("ingest refuses what it must not store, with a reason", () => {
       { path: "results.1.ts", message: expect.stringMatching(/2099-01-01.*ahead of the server's clock.*agent's clock/) },
     ]);
     const { rows } = await db.pool.query(
-      `SELECT count(*)::int AS n FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.key = 'h-s-i' AND p.ts >= $1`,
-      [new Date(NOW)],
+      `SELECT count(*)::int AS n FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 AND p.ts >= $2`,
+      [organizationId, new Date(NOW)],
     );
     expect(rows[0].n).toBe(0);
   });
