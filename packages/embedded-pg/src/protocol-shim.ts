@@ -102,7 +102,7 @@ export function frontendType(message: Uint8Array): string {
 }
 
 /** Text of a Query ('Q') message or the query of a Parse ('P') message. */
-function queryText(message: Uint8Array, type: string): string {
+export function queryText(message: Uint8Array, type: string): string {
   let start = 5;
   if (type === "P") {
     // statement name, NUL-terminated, comes first
@@ -114,12 +114,12 @@ function queryText(message: Uint8Array, type: string): string {
   return new TextDecoder().decode(message.subarray(start, end));
 }
 
-/** Builds a backend ErrorResponse ('E'). */
-export function errorResponse(message: string, code = "XX000"): Uint8Array {
+/** Builds a backend ErrorResponse ('E'); FATAL tells the client its connection is over. */
+export function errorResponse(message: string, code = "XX000", severity: "ERROR" | "FATAL" = "ERROR"): Uint8Array {
   const enc = new TextEncoder();
   const fields = [
-    ["S", "ERROR"],
-    ["V", "ERROR"],
+    ["S", severity],
+    ["V", severity],
     ["C", code],
     ["M", message],
   ];
@@ -146,7 +146,7 @@ export function readyForQuery(status: TransactionStatus): Uint8Array {
   return out;
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+export function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const out = new Uint8Array(a.length + b.length);
   out.set(a, 0);
   out.set(b, a.length);

@@ -20,7 +20,7 @@ describe("embedded server CLI", () => {
     try {
       const run = runCli(["--data-dir", tmp.dir]);
       const url = await run.url;
-      expect(url).toMatch(/^postgres:\/\/postgres:postgres@127\.0\.0\.1:\d+\/postgres$/);
+      expect(url).toMatch(/^postgres:\/\/postgres:[\w-]{32}@127\.0\.0\.1:\d+\/postgres$/);
       expect(await query(url, "SELECT $1::int AS x", [1])).toEqual([{ x: 1 }]);
       run.child.kill("SIGTERM");
       expect((await run.exit).code).toBe(0);

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "../src/index.ts";
@@ -18,8 +20,9 @@ describe("embedded server: SQL over the wire", () => {
     tmp.remove();
   });
 
-  it("answers as postgres/postgres on 127.0.0.1 with TimescaleDB 2.x loaded", async () => {
-    expect(server.url).toBe(`postgres://postgres:postgres@127.0.0.1:${server.port}/postgres`);
+  it("answers as postgres with its generated password on 127.0.0.1 with TimescaleDB 2.x loaded", async () => {
+    const password = fs.readFileSync(path.join(tmp.dir, "password"), "utf8").trim();
+    expect(server.url).toBe(`postgres://postgres:${password}@127.0.0.1:${server.port}/postgres`);
     const { rows } = await pool.query(
       "SELECT current_database() AS db, current_user AS usr, (SELECT extversion FROM pg_extension WHERE extname='timescaledb') AS v",
     );
@@ -181,7 +184,9 @@ describe("embedded server: lifecycle", () => {
       await c.query("INSERT INTO keep VALUES ($1, $2)", [1, "survives"]);
       await c.query("CREATE TABLE m (ts timestamptz NOT NULL, v float8)");
       await c.query("SELECT create_hypertable('m', by_range('ts'))");
-      await c.query("CREATE MATERIALIZED VIEW m_1h WITH (timescaledb.continuous) AS SELECT time_bucket('1 hour', ts) AS b, avg(v) FROM m GROUP BY b WITH NO DATA");
+      await c.query(
+        "CREATE MATERIALIZED VIEW m_1h WITH (timescaledb.continuous) AS SELECT time_bucket('1 hour', ts) AS b, avg(v) FROM m GROUP BY b WITH NO DATA",
+      );
       await c.end();
       await s.stop();
 
