@@ -8,6 +8,7 @@ import path from "node:path";
 import { DEMO_ORG, DEMO_USER, seedDemo } from "@tidemark/db/seed";
 import { provisionDemoFleet } from "../apps/agent/src/demo-fleet.ts";
 import { provisionLocalAgent } from "../apps/agent/src/local-agent.ts";
+import { localAgentEnvironment } from "../apps/agent/src/local-agent-env.ts";
 import { AGENT_NODE_OPTIONS } from "../apps/agent/src/node-options.ts";
 import { ensurePrismaClient, ensureWebBuild } from "./lib/build.ts";
 import { prepareDatabase } from "./lib/database.ts";
@@ -73,7 +74,10 @@ async function main() {
     if (existsSync(entry))
       group.start(app, bin("tsx"), [...(app === "agent" ? AGENT_NODE_OPTIONS : []), entry], {
         cwd: path.join(REPO_ROOT, "apps", app),
-        env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}`, ...(app === "agent" ? localAgentEnv : {}) },
+        env:
+          app === "agent"
+            ? localAgentEnvironment(env, { TIDEMARK_URL: `http://127.0.0.1:${port}`, ...localAgentEnv })
+            : { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}` },
       });
   }
 

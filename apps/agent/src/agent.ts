@@ -29,7 +29,7 @@ export class Agent {
   private configLoop: Promise<void> | null = null;
   private statusServer: { port: number; close: () => Promise<void> } | null = null;
   private readonly scheduler: Scheduler;
-  private readonly runners: CheckRunners = createCheckRunners();
+  private readonly runners: CheckRunners;
   private readonly shipper: Shipper;
   private readonly spool: Spool;
   private readonly metrics: ReturnType<typeof createAgentMetrics>;
@@ -37,6 +37,7 @@ export class Agent {
   private readonly appliedFile: string;
 
   constructor(private readonly options: AgentOptions) {
+    this.runners = createCheckRunners({ commands: options.commands, identity: options.checkIdentity });
     this.server = { baseUrl: options.serverUrl.replace(/\/+$/, ""), token: options.token };
     this.appliedFile = path.join(options.stateDir, "applied-config.json");
     this.spool = new Spool(path.join(options.stateDir, "spool"), options.spoolMaxBytes);

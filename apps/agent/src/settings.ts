@@ -1,6 +1,8 @@
 import os from "node:os";
 import path from "node:path";
 import * as z from "zod";
+import { type CheckIdentity, checkIdentity, lookupUser, type UserLookup } from "./checks/check-identity.ts";
+import { type CommandPolicy, DEFAULT_PLUGIN_DIRS } from "./checks/command-policy.ts";
 
 const settingsSchema = z.object({
   TIDEMARK_URL: z.url({ message: "TIDEMARK_URL must be the server's base URL, e.g. http://127.0.0.1:3000" }),
@@ -16,6 +18,19 @@ const settingsSchema = z.object({
   AGENT_SPOOL_MAX_MB: z.coerce.number().positive().max(100_000).default(256),
   AGENT_BATCH_SIZE: z.coerce.number().int().min(1).max(20_000).default(500),
   AGENT_FLUSH_MS: z.coerce.number().int().min(10).max(600_000).default(2000),
+  /** Where the plugins a shell check may run live (colon-separated absolute paths). */
+  AGENT_PLUGIN_DIRS: z
+    .string()
+    .default(DEFAULT_PLUGIN_DIRS.join(":"))
+    .transform((s) => s.split(":").filter(Boolean))
+    .refine((dirs) => dirs.every((d) => path.isAbsolute(d)), "AGENT_PLUGIN_DIRS must list absolute directories, separated by ':'"),
+  /** This agent's own choice (never the server's): run any shell command line a check names. */
+  AGENT_ALLOW_ANY_COMMAND: z
+    .enum(["true", "false", "1", "0", ""])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  /** When the agent runs as root, its checks run as this user (default nobody). */
+  AGENT_RUN_CHECKS_AS: z.string().optional(),
 });
 
 export interface AgentSettings {
@@ -28,10 +43,20 @@ export interface AgentSettings {
   spoolMaxBytes: number;
   batchSize: number;
   flushIntervalMs: number;
+  /** Which shell commands may run (see checks/command-policy.ts). */
+  commands: CommandPolicy;
+  /** Who checks run as when the agent is root; null otherwise. */
+  checkIdentity: CheckIdentity | null;
 }
 
-/** The agent's settings from its environment; throws naming every wrong variable. */
-export function readSettings(env: NodeJS.ProcessEnv): AgentSettings {
+/**
+ * The agent's settings from its environment; throws naming every wrong variable, or when it runs
+ * as root with no unprivileged user to run checks as.
+ */
+export function readSettings(
+  env: NodeJS.ProcessEnv,
+  host: { uid: number; lookup: UserLookup } = { uid: process.getuid?.() ?? -1, lookup: lookupUser },
+): AgentSettings {
   const parsed = settingsSchema.safeParse(env);
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   const s = parsed.data;
@@ -45,5 +70,7 @@ export function readSettings(env: NodeJS.ProcessEnv): AgentSettings {
     spoolMaxBytes: Math.round(s.AGENT_SPOOL_MAX_MB * 1024 * 1024),
     batchSize: s.AGENT_BATCH_SIZE,
     flushIntervalMs: s.AGENT_FLUSH_MS,
+    commands: { pluginDirs: s.AGENT_PLUGIN_DIRS, allowAnyCommand: s.AGENT_ALLOW_ANY_COMMAND },
+    checkIdentity: checkIdentity(host.uid, s.AGENT_RUN_CHECKS_AS, host.lookup),
   };
 }

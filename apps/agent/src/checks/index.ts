@@ -1,4 +1,6 @@
 import type { AgentCheck } from "@tidemark/protocol";
+import type { CheckIdentity } from "./check-identity.ts";
+import type { CommandPolicy } from "./command-policy.ts";
 import { runHttpCheck } from "./http.ts";
 import { runPostgresCheck } from "./postgres.ts";
 import { shellRunner } from "./shell.ts";
@@ -12,9 +14,15 @@ export interface CheckRunners {
   close(): void;
 }
 
-export function createCheckRunners(): CheckRunners {
-  const workers = new ShellWorkerPool();
-  const runShellCheck = shellRunner(workers);
+export interface CheckRunnerOptions {
+  commands: CommandPolicy;
+  /** Who shell checks run as; null: the agent's own user (never root: see check-identity.ts). */
+  identity: CheckIdentity | null;
+}
+
+export function createCheckRunners(options: CheckRunnerOptions): CheckRunners {
+  const workers = new ShellWorkerPool(options.identity);
+  const runShellCheck = shellRunner(workers, options.commands);
   return {
     runnerFor(check) {
       const scheme = /^([a-z]+):\/\//.exec(check.url)?.[1];

@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { CHECK_ENVIRONMENT, type CheckIdentity } from "./check-identity.ts";
 
 /**
  * Long-lived /bin/sh workers that run plugin command lines for the agent, as Nagios 4 moved
@@ -6,7 +7,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
  * every check costs it milliseconds of CPU each time, forking a 1 MB shell costs next to nothing.
  * A worker reads one command per line, runs it with stdin from /dev/null and answers
  * `<exit code>\0<output>\0`. A command that overruns its timeout is killed with its whole worker
- * (its own process group), which is then replaced.
+ * (its own process group), which is then replaced. Workers run as the check identity (never
+ * root when the agent is root), in /, with only CHECK_ENVIRONMENT.
  */
 
 const WORKER_SCRIPT = `while IFS= read -r tm_command; do
@@ -35,8 +37,14 @@ class ShellWorker {
   private pending: Pending | null = null;
   dead = false;
 
-  constructor(onDeath: (worker: ShellWorker) => void) {
-    this.child = spawn("/bin/sh", ["-c", WORKER_SCRIPT], { detached: true, stdio: ["pipe", "pipe", "pipe"] });
+  constructor(identity: CheckIdentity | null, onDeath: (worker: ShellWorker) => void) {
+    this.child = spawn("/bin/sh", ["-c", WORKER_SCRIPT], {
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+      cwd: "/",
+      env: { ...CHECK_ENVIRONMENT },
+      ...(identity ? { uid: identity.uid, gid: identity.gid } : {}),
+    });
     this.child.stdout.setEncoding("utf8");
     this.child.stdout.on("data", (chunk: string) => this.receive(chunk));
     this.child.stderr.resume();
@@ -96,6 +104,8 @@ class ShellWorker {
 
 /** Idle workers are reused; at most as many exist as commands run at once (the agent's concurrency). */
 export class ShellWorkerPool {
+  constructor(private readonly identity: CheckIdentity | null = null) {}
+
   private readonly idle: ShellWorker[] = [];
   private readonly all = new Set<ShellWorker>();
   private closed = false;
@@ -123,7 +133,7 @@ export class ShellWorkerPool {
   }
 
   private spawn(): ShellWorker {
-    const worker = new ShellWorker((dead) => {
+    const worker = new ShellWorker(this.identity, (dead) => {
       this.all.delete(dead);
       const at = this.idle.indexOf(dead);
       if (at >= 0) this.idle.splice(at, 1);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonPath, runHttpCheck } from "../../src/checks/http.ts";
 import { shellRunner } from "../../src/checks/shell.ts";
 import { ShellWorkerPool } from "../../src/checks/shell-workers.ts";
-import { requireMonitoringPlugins, PLUGINS } from "../plugins.ts";
+import { PLUGINS, requireMonitoringPlugins } from "../plugins.ts";
 
 const check = (url: string, items: [string, string][], timeoutMs = 5000): AgentCheck => ({
   id: "h-s",
@@ -17,8 +17,9 @@ const check = (url: string, items: [string, string][], timeoutMs = 5000): AgentC
   items: items.map(([name, exec]) => ({ name, key: `h-s-${name}`, exec })),
 });
 
+// These tests are about running commands, so this agent allows any (its own AGENT_ALLOW_ANY_COMMAND=true).
 const workers = new ShellWorkerPool();
-const runShellCheck = shellRunner(workers);
+const runShellCheck = shellRunner(workers, { pluginDirs: [PLUGINS], allowAnyCommand: true });
 let server: http.Server;
 let port: number;
 beforeAll(async () => {
