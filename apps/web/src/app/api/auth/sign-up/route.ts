@@ -1,25 +1,11 @@
 import { clientAddress, hashPassword, hashToken, issueToken, RateLimiter } from "@tidemark/auth";
 import { acceptInvitation, createSession, createUser, EmailTakenError, findPendingInvitation, recordAudit } from "@tidemark/db";
-import { z } from "zod";
 import { getDatabase } from "~/server/database";
 import { zodIssues } from "~/server/json-errors";
 import { isSameOrigin, SESSION_COOKIE, SESSION_DAYS, sessionCookieAttributes } from "~/server/session";
+import { signUpSchema } from "~/server/sign-up-schema";
 
 export const dynamic = "force-dynamic";
-
-/**
- * A new account: either with a new organisation it administers, or joining the organisation of
- * an invitation (which must have been sent to the same address).
- */
-const signUpSchema = z
-  .object({
-    name: z.string().trim().min(1, "your name is required").max(100),
-    email: z.email("enter an email address").max(320),
-    password: z.string().min(10, "at least 10 characters").max(1024),
-    organizationName: z.string().trim().min(2, "at least 2 characters").max(100).optional(),
-    invitation: z.string().trim().min(10).max(200).optional(),
-  })
-  .refine((v) => v.invitation || v.organizationName, { message: "name your organisation", path: ["organizationName"] });
 
 /** Account creation per address: scrypt is expensive, and sign-up must not become a spam or enumeration pump. */
 const signUps = new RateLimiter({ limit: 5, windowMs: 60 * 60_000 });
