@@ -4,6 +4,9 @@ import { themeChoice } from "~/server/theme";
 import { TRPCReactProvider } from "~/trpc/react";
 import "./globals.css";
 
+// Every page is rendered per request, so that Next.js can stamp its scripts with the request's CSP nonce (src/proxy.ts).
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: "Tidemark",
   description: "Tune hour-by-hour monitoring thresholds against real history.",
