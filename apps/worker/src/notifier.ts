@@ -1,5 +1,6 @@
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from "@tidemark/alerts";
 import { claimDueDeliveries, type Database, type DueDelivery, recordDeliveryAttempt } from "@tidemark/db";
+import { type DestinationPolicy, destinationPolicyFromEnv, outboundRequest, RefusedDestinationError } from "@tidemark/outbound";
 
 /** The subset of pino's logger the notifier writes to. */
 export interface NotifierLog {
@@ -14,6 +15,8 @@ export interface NotifierOptions {
   batchSize?: number;
   requestTimeoutMs?: number;
   retry?: RetryPolicy;
+  /** Which addresses webhooks may reach; the installation's (TIDEMARK_OUTBOUND_ALLOWED_RANGES) unless given. */
+  destinations?: DestinationPolicy;
 }
 
 /** Receivers answering 4xx will answer the same to the same body, except for these. */
@@ -32,21 +35,25 @@ async function post(
   url: string,
   payload: unknown,
   timeoutMs: number,
+  destinations: DestinationPolicy,
 ): Promise<{ ok: true; status: number } | { ok: false; error: string; permanent: boolean }> {
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "Tidemark-Notifier" },
-      body: JSON.stringify(payload),
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: "error",
-    });
-    // The body is not used, but reading it lets the connection be reused.
-    await response.arrayBuffer().catch(() => undefined);
-    if (response.ok) return { ok: true, status: response.status };
-    const permanent = response.status >= 400 && response.status < 500 && !RETRYABLE_CLIENT_ERRORS.has(response.status);
-    return { ok: false, error: `HTTP ${response.status}`, permanent };
+    const { status } = await outboundRequest(
+      url,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": "Tidemark-Notifier" },
+        body: JSON.stringify(payload),
+        timeoutMs,
+      },
+      destinations,
+    );
+    if (status >= 200 && status < 300) return { ok: true, status };
+    const permanent = status >= 400 && status < 500 && !RETRYABLE_CLIENT_ERRORS.has(status);
+    return { ok: false, error: `HTTP ${status}`, permanent };
   } catch (error) {
+    // A refused destination (loopback, private, link-local) stays refused: no retry.
+    if (error instanceof RefusedDestinationError) return { ok: false, error: error.message, permanent: true };
     const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
     return { ok: false, error: cause, permanent: false };
   }
@@ -65,7 +72,7 @@ async function deliver(
     return;
   }
   const started = performance.now();
-  const result = await post(delivery.url, delivery.payload, opts.requestTimeoutMs);
+  const result = await post(delivery.url, delivery.payload, opts.requestTimeoutMs, opts.destinations);
   const ms = Math.round(performance.now() - started);
   if (result.ok) {
     await recordDeliveryAttempt(db, delivery.id, { outcome: "delivered", at: new Date() });
@@ -94,6 +101,7 @@ export function startNotifier(db: Database, options: NotifierOptions): () => Pro
     batchSize: 20,
     requestTimeoutMs: 10_000,
     retry: DEFAULT_RETRY_POLICY,
+    destinations: options.destinations ?? destinationPolicyFromEnv(),
     ...options,
   };
   // A claimed row is left alone for longer than a send can take.

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { EvaluationOutcome } from "@tidemark/alerts";
 import { applyEvaluations, createWebhook, type Database, type DeliveryView, ensureSeries, listDeliveries } from "@tidemark/db";
+import { destinationPolicy, PUBLIC_ONLY } from "@tidemark/outbound";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { type NotifierLog, startNotifier } from "../src/notifier.ts";
@@ -63,6 +64,8 @@ async function until(check: () => Promise<boolean>, timeoutMs = 20_000) {
 }
 
 const fastRetry = { baseDelayMs: 100, maxDelayMs: 400, maxAttempts: 4 };
+/** The receivers here listen on loopback, which an installation must allow explicitly. */
+const LOOPBACK_ALLOWED = destinationPolicy("127.0.0.0/8");
 
 describe("the notifier", () => {
   it("delivers the Alertmanager payload to a real HTTP receiver, retrying 500s with backoff", async () => {
@@ -73,7 +76,7 @@ describe("the notifier", () => {
     await createWebhook(db, organization.id, { name: "ops", url: `${hook.url}/alerts?token=secret`, enabled: true });
     await applyEvaluations(db, organization.id, [outcome(seriesId, key, "CRITICAL", new Date())]);
     const { log, lines } = captureLog();
-    const stop = startNotifier(db, { log, pollIntervalMs: 50, retry: fastRetry });
+    const stop = startNotifier(db, { log, destinations: LOOPBACK_ALLOWED, pollIntervalMs: 50, retry: fastRetry });
     try {
       await until(async () => (await listDeliveries(db, organization.id, { limit: 5 }))[0]?.status === "delivered");
     } finally {
@@ -110,7 +113,7 @@ describe("the notifier", () => {
     await createWebhook(db, organization.id, { name: "ops", url: hook.url, enabled: true });
     await applyEvaluations(db, organization.id, [outcome(ids.get(keys[0]!)!, keys[0]!, "CRITICAL", new Date())]);
     const { log } = captureLog();
-    const stop = startNotifier(db, { log, pollIntervalMs: 50, retry: fastRetry });
+    const stop = startNotifier(db, { log, destinations: LOOPBACK_ALLOWED, pollIntervalMs: 50, retry: fastRetry });
     try {
       await until(async () => (await listDeliveries(db, organization.id, { limit: 5 }))[0]?.status === "failed");
       await applyEvaluations(db, organization.id, [outcome(ids.get(keys[1]!)!, keys[1]!, "CRITICAL", new Date())]);
@@ -133,7 +136,12 @@ describe("the notifier", () => {
     await createWebhook(db, organization.id, { name: "gone", url: hook.url, enabled: true });
     await applyEvaluations(db, organization.id, [outcome(seriesId, key, "CRITICAL", new Date())]);
     const { log } = captureLog();
-    const stop = startNotifier(db, { log, pollIntervalMs: 50, retry: { baseDelayMs: 5_000, maxDelayMs: 60_000, maxAttempts: 4 } });
+    const stop = startNotifier(db, {
+      log,
+      destinations: LOOPBACK_ALLOWED,
+      pollIntervalMs: 50,
+      retry: { baseDelayMs: 5_000, maxDelayMs: 60_000, maxAttempts: 4 },
+    });
     let seen: DeliveryView | undefined;
     let seenAt = 0;
     try {
@@ -147,5 +155,24 @@ describe("the notifier", () => {
     }
     expect(seen).toMatchObject({ status: "pending", attempts: 1, lastError: expect.stringMatching(/ECONNREFUSED|fetch failed/) });
     expect(seen!.nextAttemptAt.getTime()).toBeGreaterThan(seenAt + 4_000);
+  });
+  it("refuses a receiver on loopback unless the installation allows it: nothing is sent, the delivery fails for good with the reason", async () => {
+    const hook = await receiver([]);
+    const { organization } = await createTestOrg(db);
+    const key = "web08-http-latency";
+    const seriesId = (await ensureSeries(db, organization.id, [key])).get(key) as number;
+    await createWebhook(db, organization.id, { name: "inside", url: `${hook.url}/alerts`, enabled: true });
+    await applyEvaluations(db, organization.id, [outcome(seriesId, key, "CRITICAL", new Date())]);
+    const { log } = captureLog();
+    const stop = startNotifier(db, { log, destinations: PUBLIC_ONLY, pollIntervalMs: 50, retry: fastRetry });
+    try {
+      await until(async () => (await listDeliveries(db, organization.id, { limit: 5 }))[0]?.status === "failed");
+    } finally {
+      await stop();
+      await hook.close();
+    }
+    const [delivery] = await listDeliveries(db, organization.id, { limit: 5 });
+    expect(delivery).toMatchObject({ attempts: 1, lastError: expect.stringMatching(/127\.0\.0\.1 is a loopback address/) });
+    expect(hook.received).toEqual([]);
   });
 });

@@ -22,7 +22,10 @@ export const ALLOWED_RANGES_VARIABLE = "TIDEMARK_OUTBOUND_ALLOWED_RANGES";
 /** A policy from a comma-separated CIDR list (a single address is a /32 or /128); throws naming a bad entry. */
 export function destinationPolicy(allowedRanges: string | undefined): DestinationPolicy {
   const ranges: DestinationPolicy["allowedRanges"] = [];
-  for (const entry of (allowedRanges ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of (allowedRanges ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     try {
       ranges.push(entry.includes("/") ? ipaddr.parseCIDR(entry) : [ipaddr.parse(entry), ipaddr.parse(entry).kind() === "ipv4" ? 32 : 128]);
     } catch {
@@ -94,6 +97,7 @@ export function refusedUrl(url: string, policy: DestinationPolicy): string | nul
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "only http and https destinations are allowed";
   const host = parsed.hostname.replace(/^\[|\]$/g, "");
   if (ipaddr.isValid(host)) return refusedAddress(host, policy);
-  if (LOCAL_NAMES.test(host)) return refusedAddress("127.0.0.1", policy) === null ? null : `${host} is this machine: not allowed as a destination`;
+  if (LOCAL_NAMES.test(host))
+    return refusedAddress("127.0.0.1", policy) === null ? null : `${host} is this machine: not allowed as a destination`;
   return null;
 }

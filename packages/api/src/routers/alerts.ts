@@ -16,10 +16,11 @@ import {
   updateItemAlertSettings,
   updateWebhook,
 } from "@tidemark/db";
+import { destinationPolicyFromEnv, refusedUrl } from "@tidemark/outbound";
 import { stateSchema } from "@tidemark/thresholds";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
+import { createTRPCRouter, editorProcedure, roleAtLeast, viewerProcedure } from "../trpc.ts";
 
 const DAY = 86_400_000;
 
@@ -40,9 +41,18 @@ const timelineInput = z
   .refine((v) => v.from < v.to, "from must be before to")
   .refine((v) => v.to.getTime() - v.from.getTime() <= 400 * DAY, "at most 400 days");
 
+/**
+ * A webhook may not point at this machine, its private network or link-local addresses (cloud
+ * metadata) unless the installation allows the range (@tidemark/outbound); names are checked
+ * again, resolved, at each delivery.
+ */
 const webhookUrl = z
   .url({ protocol: /^https?$/ })
   .max(2000)
+  .superRefine((url, ctx) => {
+    const refused = refusedUrl(url, destinationPolicyFromEnv());
+    if (refused) ctx.addIssue({ code: "custom", message: refused });
+  })
   .describe("http(s) URL receiving Alertmanager-style POSTs");
 
 const silenceInput = z
@@ -128,9 +138,11 @@ const webhooksRouter = createTRPCRouter({
     await audit(ctx, "webhook.delete", "webhook", input.id, { name: deleted.name, enabled: deleted.enabled }, null);
     return { id: input.id };
   }),
-  deliveries: viewerProcedure
-    .input(z.object({ limit: z.number().int().min(1).max(500).default(100) }))
-    .query(({ ctx, input }) => listDeliveries(ctx.db, ctx.org.id, { limit: input.limit })),
+  // Everyone sees whether notifications went out; only editors (who see the URLs) see what the receivers answered.
+  deliveries: viewerProcedure.input(z.object({ limit: z.number().int().min(1).max(500).default(100) })).query(async ({ ctx, input }) => {
+    const deliveries = await listDeliveries(ctx.db, ctx.org.id, { limit: input.limit });
+    return roleAtLeast(ctx.org.role, "editor") ? deliveries : deliveries.map((d) => ({ ...d, lastError: null }));
+  }),
 });
 
 export const alertsRouter = createTRPCRouter({
