@@ -1,4 +1,11 @@
+export {
+  clientAddress,
+  PEER_HEADER,
+  parseTrustedProxies,
+  TRUSTED_PROXIES_VARIABLE,
+  type TrustedProxies,
+} from "./client-address.ts";
 export { hashPassword, verifyPassword } from "./password.ts";
 export { MIN_PASSWORD_LENGTH, passwordWeakness } from "./password-strength.ts";
-export { clientAddress, type RateLimitDecision, RateLimiter, type RateLimitRule } from "./rate-limit.ts";
+export { type RateLimitDecision, RateLimiter, type RateLimitRule } from "./rate-limit.ts";
 export { hashToken, type IssuedToken, issueToken } from "./tokens.ts";

@@ -69,9 +69,3 @@ export class RateLimiter {
     }
   }
 }
-
-/** The client address as seen through at most one reverse proxy (the first X-Forwarded-For hop). */
-export function clientAddress(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || headers.get("x-real-ip")?.trim() || "direct";
-}

@@ -14,7 +14,7 @@ export interface IssuedToken {
   prefix: string;
 }
 
-export function issueToken(kind: "tm_agent" | "tm_api" | "tm_session" | "tm_invite"): IssuedToken {
+export function issueToken(kind: "tm_agent" | "tm_api" | "tm_session" | "tm_invite" | "tm_device"): IssuedToken {
   const secret = `${kind}_${randomBytes(32).toString("base64url")}`;
   return { secret, hash: hashToken(secret), prefix: secret.slice(0, kind.length + 7) };
 }

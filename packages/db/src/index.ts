@@ -31,3 +31,4 @@ export * from "./invitations.ts";
 export * from "./api-tokens.ts";
 export * from "./audit-queries.ts";
 export * from "./freshness.ts";
+export * from "./rate-limits.ts";

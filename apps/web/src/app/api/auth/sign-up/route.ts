@@ -1,4 +1,4 @@
-import { clientAddress, hashPassword, hashToken, issueToken, RateLimiter } from "@tidemark/auth";
+import { clientAddress, hashPassword, hashToken, issueToken, parseTrustedProxies, RateLimiter } from "@tidemark/auth";
 import { acceptInvitation, createSession, createUser, EmailTakenError, findPendingInvitation, recordAudit } from "@tidemark/db";
 import { getDatabase } from "~/server/database";
 import { zodIssues } from "~/server/json-errors";
@@ -9,12 +9,13 @@ export const dynamic = "force-dynamic";
 
 /** Account creation per address: scrypt is expensive, and sign-up must not become a spam or enumeration pump. */
 const signUps = new RateLimiter({ limit: 5, windowMs: 60 * 60_000 });
+const trustedProxies = parseTrustedProxies(process.env.TIDEMARK_TRUSTED_PROXIES);
 
 export async function POST(request: Request) {
   if (!isSameOrigin(request)) return Response.json({ error: "cross-site request refused" }, { status: 403 });
   const parsed = signUpSchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) return Response.json({ error: "check the highlighted fields", issues: zodIssues(parsed.error) }, { status: 400 });
-  const attempt = signUps.hit(clientAddress(request.headers), Date.now());
+  const attempt = signUps.hit(clientAddress(request.headers, trustedProxies), Date.now());
   if (!attempt.allowed) {
     return Response.json(
       { error: `too many sign-ups from this address: try again in ${attempt.retryAfterSeconds} s` },
