@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable, type Role } from "@tidemark/db";
+import { isApiTokenSession, isDatabaseUnavailable, type Role } from "@tidemark/db";
 import { findUnstorableText } from "@tidemark/protocol";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
@@ -84,7 +84,19 @@ function orgProcedure(required: Role) {
     return next({
       ctx: {
         ...ctx,
-        org: { id: ctx.session.organizationId, role: ctx.session.role, userId: ctx.session.userId },
+        org: {
+          id: ctx.session.organizationId,
+          role: ctx.session.role,
+          userId: ctx.session.userId,
+          /** Who the audit log says made a change: the person, or their API token by name. */
+          actor: {
+            organizationId: ctx.session.organizationId,
+            userId: ctx.session.userId,
+            ...(isApiTokenSession(ctx.session.sessionId)
+              ? { kind: "api-token" as const, name: ctx.session.name }
+              : { kind: "user" as const }),
+          },
+        },
       },
     });
   });

@@ -1,4 +1,4 @@
-import { recordAudit } from "./audit.ts";
+import { actorFields, recordAudit } from "./audit.ts";
 import { type Actor, ConfigNotFoundError, likePattern, RUNS_NOWHERE, SERVICE_SEARCH } from "./config-edit.ts";
 import type { Database } from "./database.ts";
 
@@ -81,9 +81,7 @@ export async function assignServices(
   );
   const result = rows[0] ?? { assigned: 0, calculations: 0 };
   await recordAudit(db, {
-    organizationId: actor.organizationId,
-    actorUserId: actor.userId,
-    actorKind: "user",
+    ...actorFields(actor),
     action: "service.assign",
     targetType: "agent",
     targetId: agentId,

@@ -1,6 +1,6 @@
 import { type Configuration, type Host, type Service, type ServiceItem, seriesKey } from "@tidemark/model";
 import type { ThresholdPolicy } from "@tidemark/thresholds/policy";
-import { recordAudit } from "./audit.ts";
+import { type AuditActor, actorFields, recordAudit } from "./audit.ts";
 import { createPolicy, periodToRow, policyFromRow, policyInclude } from "./configuration.ts";
 import type { Database } from "./database.ts";
 
@@ -10,10 +10,8 @@ import type { Database } from "./database.ts";
  * with its before and after.
  */
 
-export interface Actor {
-  organizationId: string;
-  userId: string;
-}
+/** Who edits: a person or one of their API tokens (see AuditActor). */
+export type Actor = AuditActor & { userId: string };
 
 export type HostFields = Omit<Host, "services">;
 export type ServiceFields = Omit<Service, "items">;
@@ -48,25 +46,19 @@ async function uniqueName<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-function audit(
-  db: Pick<Database, "prisma">,
-  actor: Actor,
-  action: string,
-  targetType: string,
-  targetId: string,
-  before: unknown,
-  after: unknown,
-) {
-  return recordAudit(db, {
-    organizationId: actor.organizationId,
-    actorUserId: actor.userId,
-    actorKind: "user",
-    action,
-    targetType,
-    targetId,
-    before,
-    after,
-  });
+/** Records a change; called with the change's transaction (`tx`), so that both are written or neither. */
+function audit(tx: Tx, actor: Actor, action: string, targetType: string, targetId: string, before: unknown, after: unknown) {
+  return recordAudit(
+    { prisma: tx },
+    {
+      ...actorFields(actor),
+      action,
+      targetType,
+      targetId,
+      before,
+      after,
+    },
+  );
 }
 
 /**
@@ -249,11 +241,13 @@ export async function getHost(db: Database, organizationId: string, id: string) 
 const hostData = (f: HostFields) => ({ name: f.name, alias: f.alias, description: f.description });
 
 export async function createHost(db: Database, actor: Actor, fields: HostFields) {
-  const host = await uniqueName("host", () =>
-    db.prisma.host.create({ data: { organizationId: actor.organizationId, ...hostData(fields) } }),
+  return uniqueName("host", () =>
+    db.prisma.$transaction(async (tx) => {
+      const host = await tx.host.create({ data: { organizationId: actor.organizationId, ...hostData(fields) } });
+      await audit(tx, actor, "host.create", "host", host.id, null, hostData(fields));
+      return host;
+    }),
   );
-  await audit(db, actor, "host.create", "host", host.id, null, hostData(fields));
-  return host;
 }
 
 export async function updateHost(db: Database, actor: Actor, id: string, fields: HostFields) {
@@ -262,17 +256,19 @@ export async function updateHost(db: Database, actor: Actor, id: string, fields:
     db.prisma.$transaction(async (tx) => {
       const updated = await tx.host.update({ where: { id }, data: hostData(fields) });
       if (before.name !== fields.name) await rekeySeries(tx, actor.organizationId, { hostId: id });
+      await audit(tx, actor, "host.update", "host", id, hostData(before), hostData(fields));
       return updated;
     }),
   );
-  await audit(db, actor, "host.update", "host", id, hostData(before), hostData(fields));
   return host;
 }
 
 export async function deleteHost(db: Database, actor: Actor, id: string) {
   const before = await getHost(db, actor.organizationId, id);
-  await db.prisma.host.delete({ where: { id } });
-  await audit(db, actor, "host.delete", "host", id, hostData(before), null);
+  await db.prisma.$transaction(async (tx) => {
+    await tx.host.delete({ where: { id } });
+    await audit(tx, actor, "host.delete", "host", id, hostData(before), null);
+  });
 }
 
 /** Copies a host with its services, items and their own (non-template) policies under a new name. */
@@ -288,10 +284,10 @@ export async function cloneHost(db: Database, actor: Actor, id: string, name: st
         data: { organizationId: actor.organizationId, name, alias: null, description: source.description },
       });
       for (const service of source.services) await copyService(tx, actor.organizationId, service, created.id, name, service.name);
+      await audit(tx, actor, "host.clone", "host", created.id, { from: source.name }, { name });
       return created;
     }),
   );
-  await audit(db, actor, "host.clone", "host", host.id, { from: source.name }, { name });
   return host;
 }
 
@@ -320,11 +316,13 @@ const serviceData = (f: ServiceFields) => ({
 
 export async function createService(db: Database, actor: Actor, hostId: string, fields: ServiceFields) {
   await getHost(db, actor.organizationId, hostId);
-  const service = await uniqueName("service", () =>
-    db.prisma.service.create({ data: { organizationId: actor.organizationId, hostId, ...serviceData(fields) } }),
+  return uniqueName("service", () =>
+    db.prisma.$transaction(async (tx) => {
+      const service = await tx.service.create({ data: { organizationId: actor.organizationId, hostId, ...serviceData(fields) } });
+      await audit(tx, actor, "service.create", "service", service.id, null, serviceData(fields));
+      return service;
+    }),
   );
-  await audit(db, actor, "service.create", "service", service.id, null, serviceData(fields));
-  return service;
 }
 
 export async function updateService(db: Database, actor: Actor, id: string, fields: ServiceFields) {
@@ -333,17 +331,19 @@ export async function updateService(db: Database, actor: Actor, id: string, fiel
     db.prisma.$transaction(async (tx) => {
       const updated = await tx.service.update({ where: { id }, data: serviceData(fields) });
       if (before.name !== fields.name) await rekeySeries(tx, actor.organizationId, { serviceId: id });
+      await audit(tx, actor, "service.update", "service", id, serviceData(before), serviceData(fields));
       return updated;
     }),
   );
-  await audit(db, actor, "service.update", "service", id, serviceData(before), serviceData(fields));
   return service;
 }
 
 export async function deleteService(db: Database, actor: Actor, id: string) {
   const before = await loadService(db, actor.organizationId, id);
-  await db.prisma.service.delete({ where: { id } });
-  await audit(db, actor, "service.delete", "service", id, serviceData(before), null);
+  await db.prisma.$transaction(async (tx) => {
+    await tx.service.delete({ where: { id } });
+    await audit(tx, actor, "service.delete", "service", id, serviceData(before), null);
+  });
 }
 
 async function copyPolicy(tx: Tx, organizationId: string, item: ServiceWithItems["items"][number]): Promise<string | null> {
@@ -381,19 +381,21 @@ async function copyService(
 export async function cloneService(db: Database, actor: Actor, id: string, name: string, hostId?: string) {
   const source = await loadService(db, actor.organizationId, id);
   const target = hostId ? await getHost(db, actor.organizationId, hostId) : source.host;
-  const service = await uniqueName("service", () =>
-    db.prisma.$transaction((tx) => copyService(tx, actor.organizationId, source, target.id, target.name, name)),
+  return uniqueName("service", () =>
+    db.prisma.$transaction(async (tx) => {
+      const service = await copyService(tx, actor.organizationId, source, target.id, target.name, name);
+      await audit(
+        tx,
+        actor,
+        "service.clone",
+        "service",
+        service.id,
+        { from: `${source.host.name}-${source.name}` },
+        { host: target.name, name },
+      );
+      return service;
+    }),
   );
-  await audit(
-    db,
-    actor,
-    "service.clone",
-    "service",
-    service.id,
-    { from: `${source.host.name}-${source.name}` },
-    { host: target.name, name },
-  );
-  return service;
 }
 
 // ---------------------------------------------------------------- items
@@ -458,7 +460,7 @@ export async function createItem(db: Database, actor: Actor, serviceId: string, 
   const item = await uniqueName("service item", () =>
     db.prisma.$transaction(async (tx) => {
       const policyId = policy ? await createPolicy(tx, actor.organizationId, policy) : null;
-      return tx.serviceItem.create({
+      const created = await tx.serviceItem.create({
         data: {
           organizationId: actor.organizationId,
           serviceId,
@@ -467,9 +469,10 @@ export async function createItem(db: Database, actor: Actor, serviceId: string, 
           seriesKey: seriesKey(service.host.name, service.name, fields.name),
         },
       });
+      await audit(tx, actor, "item.create", "service_item", created.id, null, { ...itemData(fields), policy });
+      return created;
     }),
   );
-  await audit(db, actor, "item.create", "service_item", item.id, null, { ...itemData(fields), policy });
   return item;
 }
 
@@ -479,10 +482,10 @@ export async function updateItem(db: Database, actor: Actor, id: string, fields:
     db.prisma.$transaction(async (tx) => {
       const updated = await tx.serviceItem.update({ where: { id }, data: itemData(fields) });
       if (before.fields.name !== fields.name) await rekeySeries(tx, actor.organizationId, { itemId: id });
+      await audit(tx, actor, "item.update", "service_item", id, before.fields, itemData(fields));
       return updated;
     }),
   );
-  await audit(db, actor, "item.update", "service_item", id, before.fields, itemData(fields));
   return item;
 }
 
@@ -493,16 +496,16 @@ export async function deleteItem(db: Database, actor: Actor, id: string) {
     // An item's own policy goes with it; templates stay for the other items.
     if (before.policyId && before.sharedWith === 0 && before.policyName === null)
       await tx.thresholdPolicy.delete({ where: { id: before.policyId } });
+    await audit(tx, actor, "item.delete", "service_item", id, { ...before.fields, policy: before.policy }, null);
   });
-  await audit(db, actor, "item.delete", "service_item", id, { ...before.fields, policy: before.policy }, null);
 }
 
 export async function cloneItem(db: Database, actor: Actor, id: string, name: string) {
   const source = await getItem(db, actor.organizationId, id);
   const sourceRow = await db.prisma.serviceItem.findUniqueOrThrow({ where: { id }, include: { policy: { include: policyInclude } } });
   const item = await uniqueName("service item", () =>
-    db.prisma.$transaction(async (tx) =>
-      tx.serviceItem.create({
+    db.prisma.$transaction(async (tx) => {
+      const created = await tx.serviceItem.create({
         data: {
           organizationId: actor.organizationId,
           serviceId: source.serviceId,
@@ -510,10 +513,11 @@ export async function cloneItem(db: Database, actor: Actor, id: string, name: st
           policyId: await copyPolicy(tx, actor.organizationId, sourceRow),
           seriesKey: seriesKey(source.host, source.service, name),
         },
-      }),
-    ),
+      });
+      await audit(tx, actor, "item.clone", "service_item", created.id, { from: source.seriesKey }, { name });
+      return created;
+    }),
   );
-  await audit(db, actor, "item.clone", "service_item", item.id, { from: source.seriesKey }, { name });
   return item;
 }
 
@@ -543,7 +547,7 @@ async function replaceHolidays(tx: Tx, organizationId: string, policyId: string,
  */
 export async function saveItemPolicy(db: Database, actor: Actor, itemId: string, policy: ThresholdPolicy, revision: number | null) {
   const before = await getItem(db, actor.organizationId, itemId);
-  const saved = await db.prisma.$transaction(async (tx) => {
+  const write = async (tx: Tx) => {
     if (before.policyId === null) {
       const policyId = await createPolicy(tx, actor.organizationId, policy);
       await tx.serviceItem.update({ where: { id: itemId }, data: { policyId } });
@@ -560,9 +564,12 @@ export async function saveItemPolicy(db: Database, actor: Actor, itemId: string,
     await tx.thresholdPeriod.createMany({ data: policy.periods.map((p, i) => ({ policyId: row.id, ...periodToRow(p, i) })) });
     await replaceHolidays(tx, actor.organizationId, row.id, row.holidayCalendarId, policy);
     return { policyId: row.id, revision: row.revision };
+  };
+  return db.prisma.$transaction(async (tx) => {
+    const saved = await write(tx);
+    await audit(tx, actor, "policy.save", "threshold_policy", saved.policyId, before.policy, policy);
+    return saved;
   });
-  await audit(db, actor, "policy.save", "threshold_policy", saved.policyId, before.policy, policy);
-  return saved;
 }
 
 /** Names of the organisation's series, for autocomplete in the expression editor. */
@@ -590,10 +597,10 @@ export async function applyTemplate(db: Database, actor: Actor, name: string, po
       await tx.serviceItem.updateMany({ where: { id: { in: items.map((i) => i.id) } }, data: { policyId: id } });
       const ownPolicies = items.flatMap((i) => (i.policyId && !i.policy?.isTemplate ? [i.policyId] : []));
       await tx.thresholdPolicy.deleteMany({ where: { id: { in: ownPolicies }, items: { none: {} } } });
+      await audit(tx, actor, "policy.template", "threshold_policy", id, null, { name, policy, items: items.length });
       return id;
     }),
   );
-  await audit(db, actor, "policy.template", "threshold_policy", templateId, null, { name, policy, items: items.length });
   return { templateId, items: items.length };
 }
 
@@ -658,13 +665,13 @@ export async function mergeConfiguration(
           }
         }
       }
+      await audit(tx, actor, "configuration.import", "configuration", actor.organizationId, null, {
+        ...summary,
+        hosts: configuration.hosts.map((h) => h.name),
+      });
     },
     { timeout: 120_000 },
   );
-  await audit(db, actor, "configuration.import", "configuration", actor.organizationId, null, {
-    ...summary,
-    hosts: configuration.hosts.map((h) => h.name),
-  });
   return summary;
 }
 

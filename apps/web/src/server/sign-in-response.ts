@@ -7,6 +7,7 @@ import {
   firstMembership,
   isKnownDevice,
   rateLimitBucket,
+  recordAudit,
   rememberDevice,
   resetRateLimitBucket,
 } from "@tidemark/db";
@@ -35,6 +36,19 @@ const DEVICE_DAYS = 365;
 const signInSchema = z.object({ email: z.string().trim().email().max(320), password: z.string().min(1).max(1024) });
 
 const trustedProxies = parseTrustedProxies(process.env.TIDEMARK_TRUSTED_PROXIES);
+
+function recordSignIn(db: Database, organizationId: string, userId: string, action: string, address: string, actorUserId: string | null) {
+  return recordAudit(db, {
+    organizationId,
+    actorUserId,
+    actorKind: actorUserId ? "user" : "anonymous",
+    actorName: actorUserId ? null : `client at ${address}`,
+    action,
+    targetType: "user",
+    targetId: userId,
+    after: { address },
+  });
+}
 
 function tooMany(decision: Extract<BucketDecision, { allowed: false }>): Response {
   return Response.json(
@@ -70,10 +84,14 @@ export async function signInResponse(db: Database, request: Request): Promise<Re
   const ok = user ? await verifyPassword(parsed.data.password, user.passwordHash) : await verifyPassword("x", "scrypt$16384$8$1$AAAA$AAAA");
   if (!user || !ok) {
     for (const bucket of buckets) await rateLimitBucket(db, bucket.key, bucket.rule, 1);
+    // An existing account's organisation learns of the failed attempt (who tried is not known: the address is kept).
+    const target = user ? await firstMembership(db, user.id) : null;
+    if (user && target) await recordSignIn(db, target.organizationId, user.id, "session.sign-in-failed", address, null);
     return Response.json({ error: "wrong email or password" }, { status: 401 });
   }
   const membership = await firstMembership(db, user.id);
   if (!membership) return Response.json({ error: "this account belongs to no organisation" }, { status: 403 });
+  await recordSignIn(db, membership.organizationId, user.id, "session.sign-in", address, user.id);
   await resetRateLimitBucket(db, knownDevice ? `sign-in:device:${deviceHash}` : `sign-in:address-account:${address}|${account}`);
 
   const token = issueToken("tm_session");

@@ -22,6 +22,15 @@ async function owner() {
   return user.email;
 }
 
+async function signInAudit(email: string) {
+  const user = await db.prisma.user.findUniqueOrThrow({ where: { email } });
+  const entries = await db.prisma.auditEntry.findMany({
+    where: { targetId: user.id, action: { startsWith: "session." } },
+    orderBy: { id: "asc" },
+  });
+  return entries.map((e) => [e.action, e.actorKind, e.actorUserId === user.id, e.actorName, (e.after as { address: string }).address]);
+}
+
 function attempt(email: string, password: string, peer: string, extra: Record<string, string> = {}) {
   return signInResponse(
     db,
@@ -43,6 +52,16 @@ function cookieFrom(response: Response, name: string): string | null {
 }
 
 describe("signing in", () => {
+  it("records sign-ins and failed sign-ins in the account's organisation, with the address", async () => {
+    const email = await owner();
+    expect((await attempt(email, "wrong guess", "192.0.2.10")).status).toBe(401);
+    expect((await attempt(email, PASSWORD, "192.0.2.11")).status).toBe(200);
+    expect(await signInAudit(email)).toEqual([
+      ["session.sign-in-failed", "anonymous", false, "client at 192.0.2.10", "192.0.2.10"],
+      ["session.sign-in", "user", true, null, "192.0.2.11"],
+    ]);
+  });
+
   it("a forged X-Forwarded-For buys no fresh attempts: the peer address is what counts", async () => {
     const email = await owner();
     const peer = `198.51.100.${Math.floor(Math.random() * 250)}`;

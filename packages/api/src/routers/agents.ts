@@ -1,4 +1,4 @@
-import { AgentNameTakenError, createAgent, listAgentServices, listAgents, recordAudit, revokeAgent } from "@tidemark/db";
+import { AgentNameTakenError, actorFields, createAgent, listAgentServices, listAgents, recordAudit, revokeAgent } from "@tidemark/db";
 import { nameSchema } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -19,9 +19,7 @@ export const agentsRouter = createTRPCRouter({
     try {
       const created = await createAgent(ctx.db, ctx.org.id, input.name);
       await recordAudit(ctx.db, {
-        organizationId: ctx.org.id,
-        actorUserId: ctx.org.userId,
-        actorKind: "user",
+        ...actorFields(ctx.org.actor),
         action: "agent.create",
         targetType: "agent",
         targetId: created.agent.id,
@@ -38,9 +36,7 @@ export const agentsRouter = createTRPCRouter({
     const revoked = await revokeAgent(ctx.db, ctx.org.id, input.id);
     if (!revoked) throw new TRPCError({ code: "NOT_FOUND", message: "no such active agent in this organisation" });
     await recordAudit(ctx.db, {
-      organizationId: ctx.org.id,
-      actorUserId: ctx.org.userId,
-      actorKind: "user",
+      ...actorFields(ctx.org.actor),
       action: "agent.revoke",
       targetType: "agent",
       targetId: input.id,

@@ -1,7 +1,9 @@
 import { encodeTimeline, itemAlertSettingsSchema, silenceMatchersSchema } from "@tidemark/alerts";
 import {
   AlertAlreadyAcknowledgedError,
+  type AuditActor,
   acknowledgeAlert,
+  actorFields,
   alertDetail,
   alertTimeline,
   createSilence,
@@ -65,13 +67,11 @@ const silenceInput = z
   .refine((v) => (v.startsAt ?? new Date()) < v.endsAt, { message: "the silence must end after it starts", path: ["endsAt"] })
   .refine((v) => v.endsAt.getTime() - (v.startsAt ?? new Date()).getTime() <= 366 * DAY, { message: "at most a year", path: ["endsAt"] });
 
-type Actor = { db: Database; org: { id: string; userId: string } };
+type Actor = { db: Database; org: { actor: AuditActor } };
 
 function audit(ctx: Actor, action: string, targetType: string, targetId: string, before: unknown, after: unknown) {
   return recordAudit(ctx.db, {
-    organizationId: ctx.org.id,
-    actorUserId: ctx.org.userId,
-    actorKind: "user",
+    ...actorFields(ctx.org.actor),
     action,
     targetType,
     targetId,

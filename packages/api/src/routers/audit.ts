@@ -1,11 +1,19 @@
-import { auditFacets, type Database, isApiTokenSession, listAuditEntries, recordAudit, type SessionView } from "@tidemark/db";
+import {
+  type AuditActor as Actor,
+  actorFields,
+  auditFacets,
+  type Database,
+  listAuditEntries,
+  recordAudit,
+  type SessionView,
+} from "@tidemark/db";
 import { z } from "zod";
 import { adminProcedure, createTRPCRouter } from "../trpc.ts";
 
 interface AuditActor {
   db: Database;
   session: SessionView;
-  org: { id: string; userId: string };
+  org: { id: string; userId: string; actor: Actor };
 }
 
 /** Records one change by the caller, telling a person's session from one of their API tokens. */
@@ -14,9 +22,7 @@ export function recordChange(
   change: { action: string; targetType: string; targetId: string; before?: unknown; after?: unknown },
 ) {
   return recordAudit(ctx.db, {
-    organizationId: ctx.org.id,
-    actorUserId: ctx.org.userId,
-    actorKind: isApiTokenSession(ctx.session.sessionId) ? "api-token" : "user",
+    ...actorFields(ctx.org.actor),
     ...change,
   });
 }

@@ -112,7 +112,7 @@ export const bischeckRouter = createTRPCRouter({
     try {
       return await mergeConfiguration(
         ctx.db,
-        { organizationId: ctx.org.id, userId: ctx.org.userId },
+        ctx.org.actor,
         parsed.configuration,
         (host, service) => assigned.get(`${host}\u0000${service}`) ?? null,
       );

@@ -53,7 +53,7 @@ const page = {
   after: z.string().max(600).nullish(),
   limit: z.number().int().min(1).max(200).default(50),
 };
-const actorOf = (org: { id: string; userId: string }): Actor => ({ organizationId: org.id, userId: org.userId });
+const actorOf = (org: { actor: Actor }): Actor => org.actor;
 
 /** The agent that runs a service: an agent's id, or null for none (calculations always run on the server). */
 const agentChoice = id.nullable().optional();

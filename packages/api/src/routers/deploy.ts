@@ -1,5 +1,7 @@
 import { countDeliveries, deliveryState, isSettled } from "@tidemark/config-render";
 import {
+  type AuditActor,
+  actorFields,
   type Database,
   type Deployed,
   DraftInvalidError,
@@ -30,14 +32,12 @@ async function orClientError<T>(run: () => Promise<T>): Promise<T> {
 
 async function audited(
   db: Database,
-  org: { id: string; userId: string },
+  org: { id: string; userId: string; actor: AuditActor },
   deployed: Deployed,
   opts: { message: string; rollbackOf: number | null },
 ) {
   await recordAudit(db, {
-    organizationId: org.id,
-    actorUserId: org.userId,
-    actorKind: "user",
+    ...actorFields(org.actor),
     action: opts.rollbackOf === null ? "deployment.create" : "deployment.rollback",
     targetType: "deployment",
     targetId: deployed.id,

@@ -16,11 +16,7 @@ export const thresholdsRouter = createTRPCRouter({
     .query(({ ctx, input }) => configErrors(() => itemDeploymentStatus(ctx.db, ctx.org.id, input.id))),
   save: editorProcedure
     .input(z.object({ itemId: z.uuid(), policy: editablePolicySchema, revision: z.number().int().positive().nullable() }))
-    .mutation(({ ctx, input }) =>
-      configErrors(() =>
-        saveItemPolicy(ctx.db, { organizationId: ctx.org.id, userId: ctx.org.userId }, input.itemId, input.policy, input.revision),
-      ),
-    ),
+    .mutation(({ ctx, input }) => configErrors(() => saveItemPolicy(ctx.db, ctx.org.actor, input.itemId, input.policy, input.revision))),
   suggest: viewerProcedure
     .input(
       z.object({
