@@ -80,7 +80,7 @@ export function installConnectionGuard(server: unknown, backend: ShimmedBackend,
   /** Runs one simple query on the backend (inside the queue's exclusive turn) and returns its rows. */
   async function query(text: string): Promise<string[][]> {
     let out: Uint8Array = new Uint8Array(0);
-    await inner(simpleQuery(text), {
+    await inner(textMessage("Q", text), {
       onRawData: (data) => {
         out = concat(out, data);
       },
@@ -173,7 +173,7 @@ export function installConnectionGuard(server: unknown, backend: ShimmedBackend,
         await handOver(handlerId);
         // PGlite wants its own startup and (any) password: replay them, pass on what follows.
         await inner(connection.startup ?? new Uint8Array(0), {});
-        await inner(passwordMessage("md5"), options);
+        await inner(textMessage("p", "md5"), options);
       } finally {
         executing = false;
         lastActivity = Date.now();
@@ -254,19 +254,11 @@ function md5Answer(password: string, user: string, salt: Buffer): string {
     .digest("hex")}`;
 }
 
-function passwordMessage(password: string): Uint8Array {
-  const body = Buffer.from(`${password}\0`);
-  const out = Buffer.alloc(5 + body.length);
-  out.write("p", 0);
-  out.writeInt32BE(4 + body.length, 1);
-  body.copy(out, 5);
-  return new Uint8Array(out);
-}
-
-function simpleQuery(text: string): Uint8Array {
+/** A frontend message of `type` whose body is one NUL-terminated string (PasswordMessage 'p', Query 'Q'). */
+function textMessage(type: "p" | "Q", text: string): Uint8Array {
   const body = Buffer.from(`${text}\0`);
   const out = Buffer.alloc(5 + body.length);
-  out.write("Q", 0);
+  out.write(type, 0);
   out.writeInt32BE(4 + body.length, 1);
   body.copy(out, 5);
   return new Uint8Array(out);
