@@ -2,7 +2,7 @@
 
 import { useEffect } from "react";
 
-const SCROLLERS = "main .table, main .table-scroll";
+const SCROLLERS = "main .table, main .table-scroll, main .summary-grid";
 
 /**
  * A table that scrolls sideways (on a phone) must be reachable by keyboard to be scrolled
