@@ -154,13 +154,21 @@ test("an alert's detail links to the item's threshold preview, around and markin
   await expect(page).toHaveURL(/\/items\/[0-9a-f-]{36}\?/);
   await expect(page.getByRole("heading", { name: DB })).toBeVisible();
   const preview = page.getByRole("region", { name: "Preview" });
-  await expect(preview.getByRole("button", { name: "custom" })).toHaveAttribute("aria-pressed", "true");
-  // Six hours before the alert fired, to its end and six hours more (at most until now).
+  // Six hours before the alert fired, to its end and six hours more (at most until now): an absolute range.
   const firedAt = Date.parse(opened[DB] as string);
   const minute = (t: number) => new Date(t).toISOString().slice(0, 16);
-  await expect(preview.getByLabel("From (UTC)")).toHaveValue(minute(firedAt - 6 * HOUR));
-  const to = Date.parse(`${await preview.getByLabel("To (UTC)").inputValue()}Z`);
+  const url = new URL(page.url());
+  expect(minute(Date.parse(url.searchParams.get("from")!))).toBe(minute(firedAt - 6 * HOUR));
+  const to = Date.parse(url.searchParams.get("to")!);
   expect(to).toBeGreaterThan(firedAt);
   expect(to).toBeLessThanOrEqual(Date.now());
+  await preview.getByRole("button", { name: /^Time range:/ }).click();
+  const picker = preview.getByRole("dialog", { name: "Choose a time range" });
+  await picker.getByLabel("Times in").selectOption("utc");
+  await expect(preview.getByRole("button", { name: /^Time range:/ })).toContainText("UTC");
+  await page.keyboard.press("Escape");
+  await preview.getByRole("button", { name: /^Time range:/ }).click();
+  await expect(picker.getByLabel("From")).toHaveValue(minute(firedAt - 6 * HOUR).replace("T", " "));
+  await page.keyboard.press("Escape");
   await expect(preview.getByTestId("preview-moment")).toContainText(`${minute(firedAt).slice(11)} UTC, marked on the chart`);
 });

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 
 export const DEMO = { email: "demo@tidemark.dev", password: "tidemark-demo" };
 
@@ -17,4 +17,13 @@ export async function signIn(page: Page, email = DEMO.email, password = DEMO.pas
 export async function openMenu(page: Page): Promise<void> {
   const menu = page.getByRole("button", { name: "Menu" });
   if ((await menu.isVisible()) && (await menu.getAttribute("aria-expanded")) !== "true") await menu.click();
+}
+
+/**
+ * Both projects (desktop and phone) walk the same journeys against one Tidemark: a journey that
+ * changes demo data it then asserts on takes a different item in each, so that neither run finds
+ * the other's changes.
+ */
+export function perProject<T>(desktop: T, phone: T): T {
+  return test.info().project.name === "phone" ? phone : desktop;
 }

@@ -100,7 +100,9 @@ test("invite a user, accept, switch organisation and see only that organisation'
   await expect(newcomer.getByText("Acme Operations · editor")).toBeVisible();
   // One they are not in is a plain "not found".
   await newcomer.goto("/?org=no-such-organisation");
-  await expect(newcomer.getByRole("alert")).toHaveText(/Not found: this link is for an organisation you are not a member of/);
+  await expect(newcomer.getByRole("alert").filter({ hasText: "Not found" })).toHaveText(
+    /Not found: this link is for an organisation you are not a member of/,
+  );
 });
 
 test("an invitation link opened signed out creates the invited account and joins", async ({ page: admin, browser, baseURL }) => {
@@ -124,6 +126,11 @@ test("an invitation link opened signed out creates the invited account and joins
   await invitee.goto("/config/items");
   await expect(invitee.locator("table.table tbody tr").first()).toBeVisible();
   await expect(invitee.getByRole("checkbox", { name: /^Select / })).toHaveCount(0);
+  // Their item editor is read only and says why, before they try to save.
+  await invitee.locator("table.table tbody tr a").first().click();
+  const editor = invitee.getByRole("region", { name: "Threshold editor" });
+  await expect(editor.getByRole("note")).toContainText("Read only. You are a viewer in Acme Operations");
+  await expect(editor.getByRole("button", { name: "Save threshold" })).toHaveCount(0);
 
   // The link worked once.
   const again = await newPage(browser, baseURL);

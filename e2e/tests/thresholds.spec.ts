@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signIn } from "./fixtures";
+import { perProject, signIn } from "./fixtures";
 
 async function openItem(page: Page, key: string, query = "") {
   await page.goto("/config/items");
@@ -22,7 +22,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("edits three hours and a period, sees the preview change, saves and reloads", async ({ page }) => {
-  await openItem(page, "db04-postgres-connections", "?range=7d");
+  await openItem(page, perProject("db04-postgres-connections", "db03-postgres-connections"), "?range=7d");
   const editor = page.getByRole("region", { name: "Threshold editor" });
   const savedText = editor.getByText(/^Saved · revision \d+\.$/);
   await expect(savedText).toBeVisible();
@@ -55,12 +55,13 @@ test("edits three hours and a period, sees the preview change, saves and reloads
 });
 
 test("sets a constant by dragging the day curve", async ({ page }) => {
-  await openItem(page, "cache03-redis-memory", "?range=24h");
+  await openItem(page, perProject("cache03-redis-memory", "cache02-redis-memory"), "?range=24h");
   const editor = page.getByRole("region", { name: "Threshold editor" });
   await editor.getByRole("button", { name: /default/ }).click();
   const hour12 = editor.getByLabel("Hour 12 threshold");
   const before = Number(await hour12.inputValue());
   const chart = editor.getByRole("slider", { name: "Day curve of the selected period" });
+  await chart.scrollIntoViewIfNeeded();
   const box = await chart.boundingBox();
   if (!box) throw new Error("the day curve is not laid out");
   // Plot area: 68 px of margin and y axis on the left, 16 px on the right, 12 px on top.

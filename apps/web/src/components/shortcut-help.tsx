@@ -30,7 +30,7 @@ export function ShortcutHelp() {
   return (
     <dialog ref={dialog} className="shortcut-dialog" aria-labelledby="shortcut-title">
       <h2 id="shortcut-title">Keyboard shortcuts</h2>
-      <table className="table">
+      <table className="shortcut-table">
         <tbody>
           {SHORTCUTS.map(([keys, what]) => (
             <tr key={keys}>

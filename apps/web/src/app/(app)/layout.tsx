@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { NavMenu } from "~/components/nav-menu";
 import { OrgInUrl } from "~/components/org-in-url";
+import { ScrollableFocus } from "~/components/scrollable-focus";
 import { OrgSwitcher } from "~/components/settings/org-switcher";
 import { ShortcutHelp } from "~/components/shortcut-help";
 import { SignOutButton } from "~/components/sign-out-button";
@@ -61,6 +62,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         </NavMenu>
       </header>
       <ShortcutHelp />
+      <ScrollableFocus />
       <main className="content" id="main">
         <OrgInUrl active={{ id: session.organizationId, slug: session.organizationSlug, name: session.organizationName }} />
         {children}

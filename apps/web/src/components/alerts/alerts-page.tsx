@@ -92,7 +92,11 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
   // with the History API), so a change costs no server render, only the queries it needs. A new
   // window is a new history entry (Back steps through the ranges looked at); a filter is not.
   function navigate(next: TimelineView, entry: "push" | "replace" = "replace") {
-    const url = `${pathname}?${viewToParams(next)}`;
+    const params = viewToParams(next);
+    // The organisation stays in the address (see OrgInUrl).
+    const org = new URLSearchParams(globalThis.location.search).get("org");
+    if (org) params.set("org", org);
+    const url = `${pathname}?${params}`;
     if (entry === "push") globalThis.history.pushState(null, "", url);
     else globalThis.history.replaceState(null, "", url);
   }

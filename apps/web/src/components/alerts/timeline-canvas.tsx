@@ -1,7 +1,7 @@
 "use client";
 
 import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
-import { tickLabel, timeTicks } from "~/lib/time-range";
+import { formatInstant, tickLabel, timeTicks } from "~/lib/time-range";
 import { STATE_COLORS } from "./colors";
 import { TIMELINE_DRAWN_MARK } from "./render-marks";
 import { alertAt, type LaneLayout } from "./timeline-layout";
@@ -41,6 +41,8 @@ export function TimelineCanvas(props: {
   // The drag lives in a ref for the handlers (events can outrun re-renders) and in state for drawing.
   const dragRef = useRef<{ x0: number; x1: number } | null>(null);
   const [drag, setDrag] = useState<{ x0: number; x1: number } | null>(null);
+  // What is under the pointer when not dragging: the lane, the time and the alert there, if any.
+  const [hover, setHover] = useState<{ x: number; y: number; lines: string[] } | null>(null);
   const height = AXIS_HEIGHT + lanes.length * LANE_HEIGHT;
   const viewHeight = Math.min(height, TIMELINE_VIEW_HEIGHT);
   const ticks = useMemo(() => timeTicks(window, Math.max(2, Math.floor(width / 110)), timeZone), [window, width, timeZone]);
@@ -129,10 +131,22 @@ export function TimelineCanvas(props: {
             setDrag(dragRef.current);
           }}
           onPointerMove={(e) => {
-            if (!dragRef.current) return;
+            if (!dragRef.current) {
+              const p = position(e);
+              const lane = lanes[Math.floor((p.y - AXIS_HEIGHT) / LANE_HEIGHT)];
+              if (!lane || p.y < AXIS_HEIGHT) return setHover(null);
+              const at = window.from + (p.x / width) * (window.to - window.from);
+              const alertId = alertAt(lane, p.x);
+              const bar = alertId ? lane.bars.find((b) => b.alertId === alertId) : undefined;
+              const lines = [lane.key, formatInstant(at, timeZone)];
+              if (bar) lines.push(`${bar.severity} alert${bar.acknowledged ? ", acknowledged" : ""}${bar.flapping ? ", flapping" : ""} — click to open`);
+              return setHover({ x: p.x, y: p.y, lines });
+            }
+            setHover(null);
             dragRef.current = { ...dragRef.current, x1: position(e).x };
             setDrag(dragRef.current);
           }}
+          onPointerLeave={() => setHover(null)}
           onPointerUp={(e) => {
             const p = position(e);
             const current = dragRef.current;
@@ -149,6 +163,13 @@ export function TimelineCanvas(props: {
             if (hit) props.onSelect(hit);
           }}
         />
+        {hover && (
+          <div className="tl-tooltip" role="tooltip" style={{ left: Math.min(hover.x + 12, width - 220), top: hover.y + 14 }}>
+            {hover.lines.map((line) => (
+              <div key={line}>{line}</div>
+            ))}
+          </div>
+        )}
         {drag && (
           <div
             className="tl-drag"

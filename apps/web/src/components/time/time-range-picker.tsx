@@ -12,16 +12,17 @@ import {
   toInputText,
   zoomRange,
 } from "~/lib/time-range";
-import { setZoneChoice, useTimeZone } from "./time-zone";
+import { browserTimeZone, setZoneChoice, useTimeZone, type ZoneChoice } from "./time-zone";
 import "./time.css";
 
 /**
  * Grafana's range picker: a button saying the range, opening the presets (the same on every page)
- * and From/To in 24-hour wall-clock time of the shown zone; beside it earlier / zoom out / later.
+ * and From/To in 24-hour wall-clock time of the shown zone (the organisation's unless the user
+ * chose the browser's or UTC); beside it earlier / zoom out / later.
  * The inputs start from the range on screen each time the picker opens.
  */
 export function TimeRangePicker({ range, bounds, onChange }: { range: TimeRange; bounds: Bounds; onChange: (next: TimeRange) => void }) {
-  const { timeZone, choice } = useTimeZone();
+  const { timeZone, choice, organizationTimeZone } = useTimeZone();
   const [open, setOpen] = useState(false);
   const [fromText, setFromText] = useState("");
   const [toText, setToText] = useState("");
@@ -81,7 +82,7 @@ export function TimeRangePicker({ range, bounds, onChange }: { range: TimeRange;
           <span aria-hidden="true">◷</span>
           <span className="sr-only">Time range: </span>
           {describeRange(range, timeZone)}
-          <span className="time-picker-zone">{timeZone === "UTC" ? "UTC" : "local"}</span>
+          <span className="time-picker-zone">{timeZone}</span>
         </button>
         <button type="button" aria-label="Later" title="Later" onClick={() => onChange(panRange(bounds, 0.5))}>
           ›
@@ -110,8 +111,9 @@ export function TimeRangePicker({ range, bounds, onChange }: { range: TimeRange;
             <button type="submit">Apply range</button>
             <label>
               Times in
-              <select value={choice} onChange={(e) => setZoneChoice(e.target.value === "utc" ? "utc" : "browser")}>
-                <option value="browser">this browser's zone ({Intl.DateTimeFormat().resolvedOptions().timeZone})</option>
+              <select value={choice} onChange={(e) => setZoneChoice(e.target.value as ZoneChoice)}>
+                <option value="org">the organisation's zone ({organizationTimeZone})</option>
+                <option value="browser">this browser's zone ({browserTimeZone()})</option>
                 <option value="utc">UTC</option>
               </select>
             </label>

@@ -1,13 +1,15 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
+import { useTRPC } from "~/trpc/react";
 
 /**
- * The zone the dashboard shows times in. Organisations have no time-zone setting (yet), so it is
- * the browser's, or UTC when the user picks that; the choice is kept in localStorage. The server
- * renders UTC, and the browser's zone takes over right after hydration.
+ * The zone the dashboard shows times in: the organisation's (its setting, UTC unless an admin set
+ * one), the browser's, or UTC, as the user chose in the range picker (kept in localStorage). The
+ * server renders the organisation's choice as UTC, and the chosen zone takes over after hydration.
  */
-export type ZoneChoice = "browser" | "utc";
+export type ZoneChoice = "org" | "browser" | "utc";
 
 const KEY = "tidemark.time-zone";
 const CHANGED = "tidemark:time-zone";
@@ -21,7 +23,10 @@ function subscribe(onChange: () => void) {
   };
 }
 
-const readChoice = (): ZoneChoice => (localStorage.getItem(KEY) === "utc" ? "utc" : "browser");
+function readChoice(): ZoneChoice {
+  const stored = localStorage.getItem(KEY);
+  return stored === "utc" || stored === "browser" ? stored : "org";
+}
 
 export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 
@@ -30,7 +35,11 @@ export function setZoneChoice(choice: ZoneChoice) {
   window.dispatchEvent(new Event(CHANGED));
 }
 
-export function useTimeZone(): { timeZone: string; choice: ZoneChoice } {
-  const choice = useSyncExternalStore(subscribe, readChoice, () => "utc" as const);
-  return { timeZone: choice === "utc" ? "UTC" : browserTimeZone(), choice };
+export function useTimeZone(): { timeZone: string; choice: ZoneChoice; organizationTimeZone: string } {
+  const trpc = useTRPC();
+  const settings = useQuery({ ...trpc.organizations.settings.queryOptions(), staleTime: 300_000 });
+  const choice = useSyncExternalStore(subscribe, readChoice, () => "org" as const);
+  const organizationTimeZone = settings.data?.timeZone ?? "UTC";
+  const timeZone = choice === "utc" ? "UTC" : choice === "browser" ? browserTimeZone() : organizationTimeZone;
+  return { timeZone, choice, organizationTimeZone };
 }
