@@ -13,7 +13,7 @@ const prefix = `e2esig${randomBytes(3).toString("hex")}`;
 /** The stopped agent's checks run every 20 s: its alert must come within three of them. */
 const INTERVAL_MS = 20_000;
 
-/** An agent of the demo organisation running one service with one item (no threshold), made in the database. */
+/** An agent of the demo organisation running one service with one item (no threshold), made and deployed in the database. */
 async function agentWithService(name: string, host: string, service: string, item: string): Promise<string> {
   const token = `tm_agent_${randomBytes(32).toString("base64url")}`;
   await withDatabase(async (c) => {
@@ -27,9 +27,19 @@ async function agentWithService(name: string, host: string, service: string, ite
       `INSERT INTO services (organization_id, host_id, name, schedules, url, agent_id) VALUES ($1, $2, $3, $4, 'shell://localhost', $5) RETURNING id`,
       [org, h.rows[0]!.id, service, [`${INTERVAL_MS / 1000}S`], agent.rows[0]!.id],
     );
+    const exec = "check_disk -w 10% -c 5% -p /";
+    await c.query(`INSERT INTO service_items (organization_id, service_id, name, exec_statement, series_key) VALUES ($1, $2, $3, $4, $5)`, [
+      org,
+      s.rows[0]!.id,
+      item,
+      exec,
+      `${host}-${service}-${item}`,
+    ]);
+    // Part of the deployed version too (deployments have their own tests): the worker evaluates what is deployed.
     await c.query(
-      `INSERT INTO service_items (organization_id, service_id, name, exec_statement, series_key) VALUES ($1, $2, $3, 'check_disk -w 10% -c 5% -p /', $4)`,
-      [org, s.rows[0]!.id, item, `${host}-${service}-${item}`],
+      `INSERT INTO deployed_items (organization_id, series_key, deployment_version, host, service, item, service_url, schedules, exec_statement, policy, interval_ms)
+       VALUES ($1, $2, (SELECT coalesce(max(deployment_version), 0) FROM deployed_items WHERE organization_id = $1), $3, $4, $5, 'shell://localhost', $6, $7, NULL, $8)`,
+      [org, `${host}-${service}-${item}`, host, service, item, [`${INTERVAL_MS / 1000}S`], exec, INTERVAL_MS],
     );
   });
   return token;

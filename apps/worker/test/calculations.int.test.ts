@@ -204,6 +204,7 @@ describe("run-after schedules", () => {
         },
       ],
     });
+    await deployDraft(db, { organizationId: organization.id, createdBy: null, message: "run-after chain" });
     const send = (ts: number, value: number) =>
       ingestBatch(db, { organizationId: organization.id, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "chain-src-v", ts, value }] } });
     await send(T0, 10);

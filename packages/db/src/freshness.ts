@@ -18,9 +18,9 @@ export interface FreshnessItem {
 }
 
 /**
- * Every item that has had data and runs somewhere (a calculation, or a service assigned to an
- * agent), with its schedules and agent; all organisations, as the worker serves them all. An item
- * of a service that runs nowhere expects no data (it is flagged as running nowhere instead).
+ * Every deployed item that has had data and runs somewhere (a calculation, or a service assigned
+ * to an agent), with its schedules and agent; all organisations, as the worker serves them all.
+ * An item of a service that runs nowhere expects no data (it is flagged as running nowhere instead).
  */
 export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]> {
   const { rows } = await db.pool.query<{
@@ -33,13 +33,17 @@ export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]>
     stale_after_intervals: number;
     agent_id: string | null;
   }>(
-    `SELECT i.organization_id, o.time_zone, se.id AS series_id, se.key, se.last_ts, s.schedules, i.stale_after_intervals,
-            CASE WHEN s.url LIKE 'bischeck://%' THEN NULL ELSE s.agent_id END AS agent_id
-     FROM service_items i
-     JOIN services s ON s.id = i.service_id
-     JOIN organizations o ON o.id = i.organization_id
-     JOIN series se ON se.organization_id = i.organization_id AND se.key = i.series_key
-     WHERE se.last_ts IS NOT NULL AND (s.url LIKE 'bischeck://%' OR s.agent_id IS NOT NULL)`,
+    // The items and schedules of the deployed version (what agents and calculations run); the
+    // agent and the staleness setting are the draft's, as the evaluator reads them.
+    `SELECT d.organization_id, o.time_zone, se.id AS series_id, se.key, se.last_ts, d.schedules,
+            coalesce(i.stale_after_intervals, 3) AS stale_after_intervals,
+            CASE WHEN d.service_url LIKE 'bischeck://%' THEN NULL ELSE s.agent_id END AS agent_id
+     FROM deployed_items d
+     JOIN organizations o ON o.id = d.organization_id
+     JOIN series se ON se.organization_id = d.organization_id AND se.key = d.series_key
+     LEFT JOIN service_items i ON i.organization_id = d.organization_id AND i.series_key = d.series_key
+     LEFT JOIN services s ON s.id = i.service_id
+     WHERE se.last_ts IS NOT NULL AND (d.service_url LIKE 'bischeck://%' OR s.agent_id IS NOT NULL)`,
   );
   return rows.map((r) => ({
     organizationId: r.organization_id,
