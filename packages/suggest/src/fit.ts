@@ -1,0 +1,417 @@
+import {
+  type CalcMethod,
+  dateFacts,
+  type HourEntry,
+  type HourLevels,
+  localTime,
+  type Period,
+  selectPeriod,
+  type ThresholdPolicy,
+} from "@tidemark/thresholds";
+import { countAlerts, rateRange, type TimedSample } from "./alerts.ts";
+import { type Bounds, type DeclaredBounds, lineRange, resolveBounds } from "./bounds.ts";
+import { fitProfile, inverse, type Profile, type Sample, standardised, type Transform } from "./profile.ts";
+import { roundSignificant, roundWithin } from "./round.ts";
+import { chooseSeasonality, dayTypes, type Seasonality, SEASONALITIES, type Slot } from "./seasonality.ts";
+import { quantileSorted, sortedCopy } from "./stats.ts";
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const WEEK = 7 * DAY;
+
+/** One row of the database's 5-minute or 1-hour aggregate; null where the bucket had no value. */
+export interface AggregateBucket {
+  readonly ts: number;
+  readonly avg: number | null;
+  readonly min: number | null;
+  readonly max: number | null;
+}
+
+export interface SuggestInput {
+  readonly policy: ThresholdPolicy;
+  readonly periodIndex: number;
+  /** 5-minute buckets, ascending: the results the alerts are counted on. */
+  readonly fiveMinute: readonly AggregateBucket[];
+  /** 1-hour buckets, ascending: the evidence for the seasonality (derived from the 5-minute ones when empty). */
+  readonly hourly: readonly AggregateBucket[];
+  /** Share of results to keep on the OK side before any margin, 0..100. */
+  readonly percentile: number;
+  /** Alert budget: at most this many alerts a week on data the fit has not seen. */
+  readonly alertsPerWeek: number;
+  /** Fixed persistence (the policy's maxSoft); null or absent: fitted. */
+  readonly maxSoft?: number | null;
+  /** Bounds declared for the item (e.g. 0..100 for a percentage); absent: detected from the history. */
+  readonly bounds?: DeclaredBounds | null;
+  /** The series key, a hint for detecting percentages. */
+  readonly seriesKey?: string;
+}
+
+export interface ExpectedAlerts {
+  /** Alerts a week the suggestion raised on the later part of the history, fitted without it. */
+  readonly alertsPerWeek: number;
+  /** 90 % range of that rate. */
+  readonly low: number;
+  readonly high: number;
+  /** `later-part`: judged on history the fit did not see; `history`: too little history to hold any back. */
+  readonly basis: "later-part" | "history";
+}
+
+export interface Suggestion {
+  /** T[h] for the selected period (the envelope of the proposed periods when there are several); null = no check that hour. */
+  readonly hours: (number | null)[];
+  /** Per-hour warning/critical overrides where the period's levels would put a line outside the bounds. */
+  readonly levels: HourLevels[];
+  /** Samples each hour rests on. */
+  readonly samples: number[];
+  readonly seasonality: Seasonality;
+  /** Held-back error of each seasonality candidate (null: not enough history to judge it). */
+  readonly seasonalityErrors: Readonly<Record<Seasonality, number | null>>;
+  /** The policy's periods with the selected one replaced by weekday/weekend or per-day periods; null when one period suffices. */
+  readonly periods: Period[] | null;
+  /** Spreads added beyond the percentile. */
+  readonly margin: number;
+  /** Persistence: consecutive non-OK results before a state turns hard. */
+  readonly maxSoft: number;
+  readonly bounds: Bounds;
+  readonly history: { readonly weeks: number; readonly fitWeeks: number; readonly checkWeeks: number };
+  readonly expected: ExpectedAlerts;
+  /** Alerts a week while fitting (on the fitting part's own later stretch). */
+  readonly fitAlertsPerWeek: number;
+  readonly withinBudget: boolean;
+  /** Why something was done on purpose: mostly-zero metric, clamped hours, short history. */
+  readonly notes: string[];
+}
+
+interface Observation extends Sample {
+  readonly ts: number;
+}
+
+/** Margins tried, in spreads beyond the percentile; the first that keeps the budget is taken. */
+const MARGINS = [
+  ...Array.from({ length: 16 }, (_, i) => i * 0.25),
+  ...Array.from({ length: 34 }, (_, i) => Math.round(4 * 1.1 ** (i + 1) * 100) / 100),
+];
+/** Persistence candidates (maxSoft). */
+const PERSISTENCE = [1, 2, 3, 4, 6];
+/**
+ * Spreads of line height one more required result is worth: longer persistence must buy a much
+ * lower line, because it misses short incidents (spikes) that a single result would catch.
+ */
+const PERSISTENCE_COST = 4;
+/**
+ * Share of the budget the cross-validated fit aims at: new data drifts, and on real series a fit
+ * exactly at the budget alerted more often on the weeks after it than on the weeks it saw.
+ */
+const BUDGET_SAFETY = 0.6;
+/** Blocks of the fitting part for cross-validating the margin. */
+const FOLDS = 7;
+/** Share of the history that fits; the rest checks. */
+const FIT_SHARE = 0.7;
+/** Less history than this is not split: nothing could be judged on what is left. */
+const MIN_SPLIT_SPAN = 2 * DAY;
+
+function slotOf(timeZone: string, ts: number): Slot {
+  const t = localTime(timeZone, ts);
+  return { dayOfWeek: dateFacts(t.year, t.month, t.day).dayOfWeek, hour: t.hour };
+}
+
+function sideOf(calc: CalcMethod, b: AggregateBucket): number | null {
+  return calc === "<" ? b.max : calc === ">" ? b.min : b.avg;
+}
+
+/** Buckets of the selected period (holidays and other periods' days left out), nulls dropped. */
+function observations(input: SuggestInput, buckets: readonly AggregateBucket[], side: (b: AggregateBucket) => number | null): Observation[] {
+  const out: Observation[] = [];
+  const single = input.policy.periods.length === 1 && input.policy.holidays.length === 0;
+  for (const b of buckets) {
+    const v = side(b);
+    if (v === null || !Number.isFinite(v)) continue;
+    if (!single) {
+      const sel = selectPeriod(input.policy, b.ts);
+      if (sel.kind !== "period" || sel.index !== input.periodIndex) continue;
+    }
+    out.push({ ts: b.ts, value: v, slot: slotOf(input.policy.timeZone, b.ts) });
+  }
+  return out;
+}
+
+/** Weeks of history the observations cover: gaps longer than an hour are not history. */
+export function coveredWeeks(obs: readonly { ts: number }[], bucketMs = 300_000): number {
+  let ms = 0;
+  for (let i = 0; i < obs.length; i++) {
+    const next = obs[i + 1];
+    ms += next === undefined ? bucketMs : Math.min(HOUR, Math.max(0, next.ts - (obs[i] as { ts: number }).ts));
+  }
+  return ms / WEEK;
+}
+
+function tableIndex(s: Seasonality, slot: Slot): number {
+  const t = s === "weekday-weekend" ? (slot.dayOfWeek === 1 || slot.dayOfWeek === 7 ? 1 : 0) : s === "hour-of-week" ? slot.dayOfWeek - 1 : 0;
+  return t * 24 + slot.hour;
+}
+
+function timed(s: Seasonality, timeZone: string, obs: readonly Observation[]): TimedSample[] {
+  return obs.map((o) => {
+    const cell = tableIndex(s, o.slot);
+    const minute = localTime(timeZone, o.ts).minute;
+    return { ts: o.ts, value: o.value, cell, nextCell: cell - (cell % 24) + ((cell + 1) % 24), fraction: minute / 60 };
+  });
+}
+
+interface LineSpec {
+  readonly calc: CalcMethod;
+  readonly warning: number;
+  readonly critical: number;
+  readonly range: { lo: number; hi: number };
+}
+
+/** Threshold table (T per table index) for `z` spreads from the profile's levels; null where no line could fire. */
+function thresholdTable(profile: Profile, z: number, spec: LineSpec): (number | null)[] {
+  const s = profile.seasonality;
+  return Array.from({ length: dayTypes(s) * 24 }, (_, idx) => {
+    const cell = s === "none" ? 0 : idx;
+    const level = profile.level[cell] as number;
+    const spread = profile.spread[cell] as number;
+    const { lo, hi } = spec.range;
+    if (spec.calc === "=") return Math.min(hi, Math.max(lo, inverse(profile.transform, level)));
+    if (spec.calc === "<") {
+      const line = Math.min(hi, Math.max(lo, inverse(profile.transform, level + z * spread)));
+      return (line * 100) / (100 + spec.warning);
+    }
+    const line = inverse(profile.transform, level - z * spread);
+    // A lower line at or below the lowest possible value never fires: no check that hour, on purpose.
+    if (line < lo) return null;
+    return (Math.min(hi, line) * 100) / (100 - Math.min(spec.warning, 99));
+  });
+}
+
+/** z of the percentile: how many spreads from the level keep `percentile` % of the results OK. */
+function percentileZ(profile: Profile, obs: readonly Observation[], calc: CalcMethod, percentile: number): number {
+  if (calc === "=" || obs.length === 0) return 0;
+  const z = sortedCopy(standardised(profile, obs));
+  return calc === "<" ? Math.max(0, quantileSorted(z, percentile / 100)) : Math.max(0, -quantileSorted(z, 1 - percentile / 100));
+}
+
+interface Persistence {
+  readonly maxSoft: number;
+  readonly margin: number;
+  readonly rate: number;
+  readonly within: boolean;
+}
+
+/** One cross-validation fold: the profile fitted without a block of the history, and that block to judge it on. */
+interface Fold {
+  readonly profile: Profile;
+  readonly z0: number;
+  readonly judge: readonly TimedSample[];
+}
+
+/** Contiguous blocks of the fitting part, at most FOLDS, at least a day each: every stretch judged by a profile that never saw it. */
+function folds(s: Seasonality, transform: Transform, obs: readonly Observation[], timeZone: string, calc: CalcMethod, percentile: number): Fold[] {
+  const first = obs[0]?.ts ?? 0;
+  const span = (obs.at(-1)?.ts ?? first) - first;
+  const k = Math.max(1, Math.min(FOLDS, Math.floor(span / DAY)));
+  if (k === 1) {
+    const profile = fitProfile(s, obs, transform);
+    return [{ profile, z0: percentileZ(profile, obs, calc, percentile), judge: timed(s, timeZone, obs) }];
+  }
+  const blockOf = (o: Observation) => Math.min(k - 1, Math.floor(((o.ts - first) / (span + 1)) * k));
+  return Array.from({ length: k }, (_, b) => {
+    const train = obs.filter((o) => blockOf(o) !== b);
+    const profile = fitProfile(s, train, transform);
+    return { profile, z0: percentileZ(profile, train, calc, percentile), judge: timed(s, timeZone, obs.filter((o) => blockOf(o) === b)) };
+  });
+}
+
+/** For each persistence, the smallest margin that keeps the folds' alerts a week within the budget; then the best trade. */
+function fitMarginAndPersistence(fs: readonly Fold[], spec: LineSpec, budget: number, persistence: readonly number[]): Persistence {
+  const weeks = fs.reduce((a, f) => a + coveredWeeks(f.judge), 0);
+  let best: (Persistence & { score: number }) | null = null;
+  for (const maxSoft of persistence) {
+    let chosen: Persistence | null = null;
+    for (const margin of spec.calc === "=" ? [0] : MARGINS) {
+      const alerts = fs.reduce((a, f) => a + countAlerts(f.judge, thresholdTable(f.profile, f.z0 + margin, spec), spec, maxSoft), 0);
+      const rate = alerts / Math.max(weeks, 1 / 7);
+      chosen = { maxSoft, margin, rate, within: rate <= budget * BUDGET_SAFETY };
+      if (chosen.within) break;
+    }
+    if (!chosen) continue;
+    const score = (chosen.within ? 0 : 1e6) + chosen.margin + PERSISTENCE_COST * (maxSoft - 1);
+    if (best === null || score < best.score) best = { ...chosen, score };
+  }
+  return best ?? { maxSoft: persistence[0] ?? 3, margin: 0, rate: 0, within: true };
+}
+
+/** Rounded threshold and, where needed, per-hour levels that keep the critical line inside the bounds too. */
+function finish(t: number | null, spec: LineSpec, period: Period): { value: number | null; levels: HourLevels } {
+  if (t === null || !Number.isFinite(t)) return { value: null, levels: null };
+  const { lo, hi } = spec.range;
+  let value: number;
+  if (spec.calc === "<") value = t > 0 ? roundWithin(t, (hi * 100) / (100 + spec.warning), "down") : roundSignificant(t);
+  else if (spec.calc === ">") value = t > 0 ? roundWithin(t, (lo * 100) / (100 - Math.min(spec.warning, 99)), "up") : roundSignificant(t);
+  else value = roundSignificant(t);
+  if (value <= 0) return { value, levels: null };
+  // The critical line lies further out than the warning line; pull it in (never past the warning) when it would leave the bounds.
+  if (spec.calc === "<" && Number.isFinite(hi) && (value * (100 + period.critical)) / 100 > hi) {
+    const critical = Math.max(period.warning, Math.floor(((hi / value) * 100 - 100) * 10) / 10);
+    return { value, levels: { warning: period.warning, critical } };
+  }
+  if (spec.calc === ">" && Number.isFinite(lo) && (value * (100 - period.critical)) / 100 < lo) {
+    const critical = Math.max(period.warning, Math.floor((100 - (lo / value) * 100) * 10) / 10);
+    return { value, levels: { warning: period.warning, critical } };
+  }
+  return { value, levels: null };
+}
+
+const DAY_TYPE_RULES: Record<Seasonality, number[][]> = {
+  none: [[1, 2, 3, 4, 5, 6, 7]],
+  "hour-of-day": [[1, 2, 3, 4, 5, 6, 7]],
+  "weekday-weekend": [
+    [2, 3, 4, 5, 6],
+    [1, 7],
+  ],
+  "hour-of-week": [[1], [2], [3], [4], [5], [6], [7]],
+};
+
+function isDefaultPeriod(p: Period): boolean {
+  return p.months.length === 0 && p.weeks.length === 0;
+}
+
+/**
+ * Suggested thresholds for one period of a policy, from its item's 5-minute and hourly aggregates.
+ * Pure: the caller loads the buckets.
+ */
+export function fitSuggestion(input: SuggestInput): Suggestion {
+  const { policy, periodIndex } = input;
+  const period = policy.periods[periodIndex];
+  if (!period) throw new RangeError(`no period ${periodIndex}`);
+  const calc = period.calcMethod;
+  const notes: string[] = [];
+  const obs = observations(input, input.fiveMinute, (b) => sideOf(calc, b));
+  const hourlySource = input.hourly.length > 0 ? input.hourly : input.fiveMinute;
+  const hourlyObs = observations(input, hourlySource, (b) => b.avg);
+  const bounds = resolveBounds(
+    obs.map((o) => o.value),
+    input.bounds,
+    input.seriesKey,
+  );
+  const typical = obs.length > 0 ? quantileSorted(sortedCopy(obs.map((o) => Math.abs(o.value))), 0.5) : 1;
+  const spec: LineSpec = { calc, warning: period.warning, critical: period.critical, range: lineRange(bounds, typical) };
+  // Non-negative metrics (counts, rates, percentages) spread with their level: fit them in square-root scale.
+  const transform: Transform = bounds.min !== null && bounds.min >= 0 ? { kind: "sqrt" } : { kind: "identity" };
+  const persistence = input.maxSoft ? [input.maxSoft] : PERSISTENCE;
+  const weeks = coveredWeeks(obs);
+
+  if (obs.length === 0) {
+    return {
+      hours: Array(24).fill(null),
+      levels: Array(24).fill(null),
+      samples: Array(24).fill(0),
+      seasonality: "none",
+      seasonalityErrors: Object.fromEntries(SEASONALITIES.map((s) => [s, null])) as Record<Seasonality, null>,
+      periods: null,
+      margin: 0,
+      maxSoft: persistence[0] ?? policy.maxSoft,
+      bounds,
+      history: { weeks: 0, fitWeeks: 0, checkWeeks: 0 },
+      expected: { alertsPerWeek: 0, low: 0, high: Number.POSITIVE_INFINITY, basis: "history" },
+      fitAlertsPerWeek: 0,
+      withinBudget: false,
+      notes: ["no values in this period's history"],
+    };
+  }
+
+  const first = (obs[0] as Observation).ts;
+  const last = (obs.at(-1) as Observation).ts;
+  const span = last - first;
+  const canCheck = span >= MIN_SPLIT_SPAN;
+  const checkFrom = canCheck ? first + FIT_SHARE * span : Number.POSITIVE_INFINITY;
+  const fitPart = obs.filter((o) => o.ts < checkFrom);
+  const checkPart = obs.filter((o) => o.ts >= checkFrom);
+
+  const allowed = isDefaultPeriod(period) ? SEASONALITIES : (["none", "hour-of-day"] as const);
+  const evidence = chooseSeasonality(hourlyObs, canCheck ? checkFrom : first + FIT_SHARE * span, allowed);
+  const s = evidence.chosen;
+
+  // Margin and persistence: each block of the fitting part judged by a profile fitted without it.
+  const fitted = fitMarginAndPersistence(
+    folds(s, transform, fitPart, policy.timeZone, calc, input.percentile),
+    spec,
+    input.alertsPerWeek,
+    persistence,
+  );
+
+  // The check: the whole fitting part's profile with the fitted margin and persistence, on history it has not seen.
+  let expected: ExpectedAlerts;
+  if (canCheck && checkPart.length > 0) {
+    const profile = fitProfile(s, fitPart, transform);
+    const z = percentileZ(profile, fitPart, calc, input.percentile) + fitted.margin;
+    const alerts = countAlerts(timed(s, policy.timeZone, checkPart), thresholdTable(profile, z, spec), spec, fitted.maxSoft);
+    const checkWeeks = coveredWeeks(checkPart);
+    expected = { alertsPerWeek: alerts / checkWeeks, ...rateRange(alerts, checkWeeks), basis: "later-part" };
+  } else {
+    notes.push("less than two days of history: the expected alerts are measured on the history itself");
+    expected = { alertsPerWeek: fitted.rate, ...rateRange(Math.round(fitted.rate * weeks), weeks), basis: "history" };
+  }
+
+  // The suggestion itself: the whole history's profile with the fitted margin and persistence.
+  const profile = fitProfile(s, obs, transform);
+  const z = percentileZ(profile, obs, calc, input.percentile) + fitted.margin;
+  const table = thresholdTable(profile, z, spec).map((t) => finish(t, spec, period));
+  const zeros = obs.filter((o) => o.value === 0).length / obs.length;
+  if (zeros >= 0.5) {
+    notes.push(
+      calc === ">"
+        ? "mostly zero: hours whose lower line would sit at zero have no threshold"
+        : `mostly zero (${Math.round(zeros * 100)} % of results): the line is set from the size of the non-zero results`,
+    );
+  }
+  if (table.some((t) => t.levels !== null)) notes.push("critical level lowered in some hours to keep the critical line within the bounds");
+  if (calc === ">" && table.some((t) => t.value === null)) notes.push("hours without a threshold: a lower line there could never be crossed");
+
+  const types = dayTypes(s);
+  const hours: (number | null)[] = Array.from({ length: 24 }, (_, h) => {
+    const values = Array.from({ length: types }, (_, t) => table[t * 24 + h]?.value ?? null);
+    if (values.some((v) => v === null)) return null;
+    const nums = values as number[];
+    return calc === ">" ? Math.min(...nums) : calc === "<" ? Math.max(...nums) : (nums[0] as number);
+  });
+  const levels: HourLevels[] = Array.from({ length: 24 }, (_, h) => table[h]?.levels ?? null);
+  const samples = Array.from({ length: 24 }, (_, h) => obs.filter((o) => o.slot.hour === h).length);
+
+  let periods: Period[] | null = null;
+  if (types > 1) {
+    const proposed = DAY_TYPE_RULES[s].map(
+      (days, t): Period => ({
+        ...period,
+        weeks: days.map((d) => ({ week: null, dayOfWeek: d })),
+        hours: {
+          entries: Array.from({ length: 24 }, (_, h): HourEntry => {
+            const v = table[t * 24 + h]?.value ?? null;
+            return v === null ? null : { kind: "constant", value: v };
+          }),
+          levels: Array.from({ length: 24 }, (_, h) => table[t * 24 + h]?.levels ?? null),
+        },
+      }),
+    );
+    periods = [...policy.periods.slice(0, periodIndex), ...proposed, ...policy.periods.slice(periodIndex + 1)];
+    notes.push(s === "weekday-weekend" ? "weekdays and weekends differ: proposes a weekday and a weekend period" : "every day of the week differs: proposes one period per day");
+  }
+
+  return {
+    hours,
+    levels,
+    samples,
+    seasonality: s,
+    seasonalityErrors: evidence.errors,
+    periods,
+    margin: fitted.margin,
+    maxSoft: fitted.maxSoft,
+    bounds,
+    history: { weeks, fitWeeks: coveredWeeks(fitPart), checkWeeks: coveredWeeks(checkPart) },
+    expected,
+    fitAlertsPerWeek: fitted.rate,
+    withinBudget: fitted.within && expected.low <= input.alertsPerWeek,
+    notes,
+  };
+}

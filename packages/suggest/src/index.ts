@@ -1,0 +1,7 @@
+export { countAlerts, rateRange, type Levels, type TimedSample } from "./alerts.ts";
+export { type Bounds, type DeclaredBounds, lineRange, resolveBounds } from "./bounds.ts";
+export { type AggregateBucket, coveredWeeks, type ExpectedAlerts, fitSuggestion, type SuggestInput, type Suggestion } from "./fit.ts";
+export { fitProfile, type Profile, type Sample } from "./profile.ts";
+export { formatDecimal, roundSignificant, roundWithin } from "./round.ts";
+export { chooseSeasonality, SEASONALITIES, type Seasonality, type SeasonalityEvidence } from "./seasonality.ts";
+export { mad, median, quantileSorted } from "./stats.ts";
