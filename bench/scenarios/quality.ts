@@ -120,7 +120,10 @@ function scoreSeries(series: LabelledSeries): SeriesResult {
     seriesKey: series.name,
   });
   const suggested = applied(policy, suggestion);
-  const diffs = Array.from({ length: Math.min(judgedTs.length - 1, 1000) }, (_, i) => (judgedTs[i + 1] as number) - (judgedTs[i] as number));
+  const diffs = Array.from(
+    { length: Math.min(judgedTs.length - 1, 1000) },
+    (_, i) => (judgedTs[i + 1] as number) - (judgedTs[i] as number),
+  );
   const stepMs = Math.max(MINUTE, quantile(diffs, 0.5));
   const run = backtest(suggested, { series: { timestamps: judgedTs, values: judgedValues }, from, to, stepMs });
 
@@ -134,14 +137,22 @@ function scoreSeries(series: LabelledSeries): SeriesResult {
   const mean = byHour.map((v) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length));
   const sd = byHour.map((v, h) => Math.sqrt(v.reduce((a, b) => a + (b - (mean[h] as number)) ** 2, 0) / Math.max(1, v.length - 1)));
   const hourOf = (i: number) => new Date(judgedTs[i] as number).getUTCHours();
-  const staticStates = statesAgainst(judgedValues, () => p999, () => Number.NEGATIVE_INFINITY);
+  const staticStates = statesAgainst(
+    judgedValues,
+    () => p999,
+    () => Number.NEGATIVE_INFINITY,
+  );
   const sigmaStates = statesAgainst(
     judgedValues,
     (i) => (mean[hourOf(i)] as number) + 4 * (sd[hourOf(i)] as number),
     (i) => (mean[hourOf(i)] as number) - 4 * (sd[hourOf(i)] as number),
   );
 
-  const sigmaUpperStates = statesAgainst(judgedValues, (i) => (mean[hourOf(i)] as number) + 4 * (sd[hourOf(i)] as number), () => Number.NEGATIVE_INFINITY);
+  const sigmaUpperStates = statesAgainst(
+    judgedValues,
+    (i) => (mean[hourOf(i)] as number) + 4 * (sd[hourOf(i)] as number),
+    () => Number.NEGATIVE_INFINITY,
+  );
 
   const verdict = (states: Parameters<typeof judge>[1], maxSoft: number) => judge(judgedTs, states, maxSoft, series.windows, from, to);
   return {

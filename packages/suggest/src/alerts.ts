@@ -22,7 +22,12 @@ export interface Levels {
 }
 
 /** Alerts opened (hard state leaving OK) by threshold table `thresholds` (null = no check that hour) over `samples`. */
-export function countAlerts(samples: readonly TimedSample[], thresholds: ArrayLike<number | null> | Float64Array, levels: Levels, maxSoft: number): number {
+export function countAlerts(
+  samples: readonly TimedSample[],
+  thresholds: ArrayLike<number | null> | Float64Array,
+  levels: Levels,
+  maxSoft: number,
+): number {
   let track = INITIAL_HARD_STATE;
   let alerts = 0;
   for (const s of samples) {

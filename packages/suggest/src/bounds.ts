@@ -45,7 +45,9 @@ export function resolveBounds(values: ArrayLike<number>, declared?: DeclaredBoun
  */
 export function lineRange(bounds: Bounds, typical: number): { lo: number; hi: number } {
   const width =
-    bounds.min !== null && bounds.max !== null ? bounds.max - bounds.min : Math.max(Math.abs(bounds.max ?? bounds.min ?? 0), Math.abs(typical), 1e-9);
+    bounds.min !== null && bounds.max !== null
+      ? bounds.max - bounds.min
+      : Math.max(Math.abs(bounds.max ?? bounds.min ?? 0), Math.abs(typical), 1e-9);
   const gap = width / 100;
   return {
     lo: bounds.min === null ? Number.NEGATIVE_INFINITY : bounds.min + gap,

@@ -12,7 +12,7 @@ import { countAlerts, rateRange, type TimedSample } from "./alerts.ts";
 import { type Bounds, type DeclaredBounds, lineRange, resolveBounds } from "./bounds.ts";
 import { fitProfile, inverse, type Profile, type Sample, standardised, type Transform } from "./profile.ts";
 import { roundSignificant, roundWithin } from "./round.ts";
-import { chooseSeasonality, dayTypes, type Seasonality, SEASONALITIES, type Slot } from "./seasonality.ts";
+import { chooseSeasonality, dayTypes, SEASONALITIES, type Seasonality, type Slot } from "./seasonality.ts";
 import { quantileSorted, sortedCopy } from "./stats.ts";
 
 const HOUR = 3_600_000;
@@ -120,7 +120,11 @@ function sideOf(calc: CalcMethod, b: AggregateBucket): number | null {
 }
 
 /** Buckets of the selected period (holidays and other periods' days left out), nulls dropped. */
-function observations(input: SuggestInput, buckets: readonly AggregateBucket[], side: (b: AggregateBucket) => number | null): Observation[] {
+function observations(
+  input: SuggestInput,
+  buckets: readonly AggregateBucket[],
+  side: (b: AggregateBucket) => number | null,
+): Observation[] {
   const out: Observation[] = [];
   const single = input.policy.periods.length === 1 && input.policy.holidays.length === 0;
   for (const b of buckets) {
@@ -146,7 +150,8 @@ export function coveredWeeks(obs: readonly { ts: number }[], bucketMs = 300_000)
 }
 
 function tableIndex(s: Seasonality, slot: Slot): number {
-  const t = s === "weekday-weekend" ? (slot.dayOfWeek === 1 || slot.dayOfWeek === 7 ? 1 : 0) : s === "hour-of-week" ? slot.dayOfWeek - 1 : 0;
+  const t =
+    s === "weekday-weekend" ? (slot.dayOfWeek === 1 || slot.dayOfWeek === 7 ? 1 : 0) : s === "hour-of-week" ? slot.dayOfWeek - 1 : 0;
   return t * 24 + slot.hour;
 }
 
@@ -207,7 +212,14 @@ interface Fold {
 }
 
 /** Contiguous blocks of the fitting part, at most FOLDS, at least a day each: every stretch judged by a profile that never saw it. */
-function folds(s: Seasonality, transform: Transform, obs: readonly Observation[], timeZone: string, calc: CalcMethod, percentile: number): Fold[] {
+function folds(
+  s: Seasonality,
+  transform: Transform,
+  obs: readonly Observation[],
+  timeZone: string,
+  calc: CalcMethod,
+  percentile: number,
+): Fold[] {
   const first = obs[0]?.ts ?? 0;
   const span = (obs.at(-1)?.ts ?? first) - first;
   const k = Math.max(1, Math.min(FOLDS, Math.floor(span / DAY)));
@@ -219,7 +231,15 @@ function folds(s: Seasonality, transform: Transform, obs: readonly Observation[]
   return Array.from({ length: k }, (_, b) => {
     const train = obs.filter((o) => blockOf(o) !== b);
     const profile = fitProfile(s, train, transform);
-    return { profile, z0: percentileZ(profile, train, calc, percentile), judge: timed(s, timeZone, obs.filter((o) => blockOf(o) === b)) };
+    return {
+      profile,
+      z0: percentileZ(profile, train, calc, percentile),
+      judge: timed(
+        s,
+        timeZone,
+        obs.filter((o) => blockOf(o) === b),
+      ),
+    };
   });
 }
 
@@ -314,7 +334,7 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
       maxSoft: persistence[0] ?? policy.maxSoft,
       bounds,
       history: { weeks: 0, fitWeeks: 0, checkWeeks: 0 },
-      expected: { alertsPerWeek: 0, low: 0, high: Number.POSITIVE_INFINITY, basis: "history" },
+      expected: { alertsPerWeek: 0, low: 0, high: 0, basis: "history" },
       fitAlertsPerWeek: 0,
       withinBudget: false,
       notes: ["no values in this period's history"],
@@ -367,7 +387,8 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
     );
   }
   if (table.some((t) => t.levels !== null)) notes.push("critical level lowered in some hours to keep the critical line within the bounds");
-  if (calc === ">" && table.some((t) => t.value === null)) notes.push("hours without a threshold: a lower line there could never be crossed");
+  if (calc === ">" && table.some((t) => t.value === null))
+    notes.push("hours without a threshold: a lower line there could never be crossed");
 
   const types = dayTypes(s);
   const hours: (number | null)[] = Array.from({ length: 24 }, (_, h) => {
@@ -395,7 +416,11 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
       }),
     );
     periods = [...policy.periods.slice(0, periodIndex), ...proposed, ...policy.periods.slice(periodIndex + 1)];
-    notes.push(s === "weekday-weekend" ? "weekdays and weekends differ: proposes a weekday and a weekend period" : "every day of the week differs: proposes one period per day");
+    notes.push(
+      s === "weekday-weekend"
+        ? "weekdays and weekends differ: proposes a weekday and a weekend period"
+        : "every day of the week differs: proposes one period per day",
+    );
   }
 
   return {

@@ -1,4 +1,4 @@
-export { countAlerts, rateRange, type Levels, type TimedSample } from "./alerts.ts";
+export { countAlerts, type Levels, rateRange, type TimedSample } from "./alerts.ts";
 export { type Bounds, type DeclaredBounds, lineRange, resolveBounds } from "./bounds.ts";
 export { type AggregateBucket, coveredWeeks, type ExpectedAlerts, fitSuggestion, type SuggestInput, type Suggestion } from "./fit.ts";
 export { fitProfile, type Profile, type Sample } from "./profile.ts";

@@ -99,7 +99,9 @@ export function fitProfile(s: Seasonality, samples: readonly Sample[], transform
   const residuals = samples.map((_, i) => (values[i] as number) - (level[cellOfSample[i] as number] as number));
   const overallSpread = fallbackSpread(residuals, values);
   const residualsByCell: number[][] = Array.from({ length: n }, () => []);
-  residuals.forEach((r, i) => residualsByCell[cellOfSample[i] as number]?.push(r));
+  residuals.forEach((r, i) => {
+    residualsByCell[cellOfSample[i] as number]?.push(r);
+  });
   const spread = Float64Array.from({ length: n }, (_, cell) => {
     const own = levelCell(s, cell);
     const window = [own, ...neighbours(s, own)].flatMap((c) => residualsByCell[c] ?? []);

@@ -83,7 +83,11 @@ function cellMedians(s: Seasonality, fit: readonly Observation[]): Float64Array 
  * `split` predicts those after it; the simplest candidate within 5 % of the best error wins, so a
  * richer shape must earn its place on data it has not seen.
  */
-export function chooseSeasonality(observations: readonly Observation[], split: number, allowed: readonly Seasonality[] = SEASONALITIES): SeasonalityEvidence {
+export function chooseSeasonality(
+  observations: readonly Observation[],
+  split: number,
+  allowed: readonly Seasonality[] = SEASONALITIES,
+): SeasonalityEvidence {
   const fit = observations.filter((o) => o.ts < split);
   const check = observations.filter((o) => o.ts >= split);
   const errors = Object.fromEntries(SEASONALITIES.map((s) => [s, null])) as Record<Seasonality, number | null>;

@@ -1,4 +1,5 @@
-import { getItem, itemDeploymentStatus, saveItemPolicy, suggestThresholds } from "@tidemark/db";
+import { getItem, itemDeploymentStatus, loadSuggestionHistory, saveItemPolicy } from "@tidemark/db";
+import { fitSuggestion } from "@tidemark/suggest";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
@@ -26,11 +27,21 @@ export const thresholdsRouter = createTRPCRouter({
         percentile: z.number().min(0).max(100).default(95),
         alertsPerWeek: z.number().min(0).max(1000).default(1),
         weeks: z.number().int().min(1).max(26).default(4),
+        /** Fixed persistence (the policy's maxSoft); null: fitted with the margin. */
+        maxSoft: z.number().int().min(1).max(100).nullable().default(null),
+        /** The item's physical bounds (e.g. 0..100 for a percentage); null: detected from the history. */
+        bounds: z
+          .object({ min: z.number().finite().nullable(), max: z.number().finite().nullable() })
+          .refine((b) => b.min === null || b.max === null || b.min < b.max, "the lower bound must be below the upper bound")
+          .nullable()
+          .default(null),
       }),
     )
     .mutation(async ({ ctx, input }) => {
       if (input.periodIndex >= input.policy.periods.length) throw new TRPCError({ code: "BAD_REQUEST", message: "no such period" });
       const item = await configErrors(() => getItem(ctx.db, ctx.org.id, input.itemId));
-      return suggestThresholds(ctx.db, ctx.org.id, item.seriesKey, input.policy, input);
+      const history = await loadSuggestionHistory(ctx.db, ctx.org.id, item.seriesKey, input.weeks);
+      const suggestion = fitSuggestion({ ...input, ...history, seriesKey: item.seriesKey });
+      return { ...suggestion, buckets: history.hourly.length };
     }),
 });

@@ -191,7 +191,9 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
 
       <PreviewPanel itemId={itemId} draft={valid ? draft : null} draftValid={valid || draft === null} />
 
-      {draft && !readOnly && <SuggestPanel itemId={itemId} policy={valid ? draft : null} periodIndex={selected} onChange={setPeriod} />}
+      {draft && !readOnly && (
+        <SuggestPanel itemId={itemId} policy={valid ? draft : null} periodIndex={selected} onChange={setPeriod} onPolicyChange={setDraft} />
+      )}
 
       <section className="panel" aria-label="Item settings">
         <div className="panel-head">

@@ -1,35 +1,65 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import { formatDecimal } from "@tidemark/suggest/round";
 import type { Period, ThresholdPolicy } from "@tidemark/thresholds";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import { NumberField } from "./number-field";
 import { setHourEntry } from "./policy-draft";
 
+type BoundsChoice = "detect" | "percent" | "non-negative" | "any";
+const BOUNDS: Record<BoundsChoice, { min: number | null; max: number | null } | null> = {
+  detect: null,
+  percent: { min: 0, max: 100 },
+  "non-negative": { min: 0, max: null },
+  any: { min: null, max: null },
+};
+const SEASONALITY_TEXT = {
+  none: "one level for every hour",
+  "hour-of-day": "hour of the day",
+  "weekday-weekend": "hour of the day, weekdays and weekends apart",
+  "hour-of-week": "hour of the week",
+} as const;
+
 /**
- * Suggested thresholds for the selected period from the hourly aggregate: a percentile per hour
- * over the days the period applies to, widened to fit an alert budget; accepted hour by hour.
+ * Suggested thresholds for the selected period, fitted on the item's 5-minute and hourly history:
+ * a seasonal profile chosen by how well it predicts held-back weeks, a margin and a persistence
+ * fitted to the alert budget, and the alerts a week they raised on the later history the fit did
+ * not see, with its range. Accepted hour by hour, whole, or with the periods it proposes.
  */
 export function SuggestPanel({
   itemId,
   policy,
   periodIndex,
   onChange,
+  onPolicyChange,
 }: {
   itemId: string;
   policy: ThresholdPolicy | null;
   periodIndex: number;
   onChange: (p: Period) => void;
+  onPolicyChange: (p: ThresholdPolicy) => void;
 }) {
   const trpc = useTRPC();
   const suggest = useMutation(trpc.thresholds.suggest.mutationOptions());
   const [percentile, setPercentile] = useState<number | null>(95);
   const [budget, setBudget] = useState<number | null>(1);
   const [weeks, setWeeks] = useState<number | null>(4);
+  const [bounds, setBounds] = useState<BoundsChoice>("detect");
+  const [fitPersistence, setFitPersistence] = useState(true);
   const period = policy?.periods[periodIndex];
   const s = suggest.data;
   const ready = policy !== null && percentile !== null && budget !== null && weeks !== null;
+
+  const applyHours = (p: Period): Period => {
+    if (!s) return p;
+    const withHours = s.hours.reduce<Period>(
+      (q, value, hour) => (value === null ? q : setHourEntry(q, hour, { kind: "constant", value })),
+      p,
+    );
+    return { ...withHours, hours: { ...withHours.hours, levels: withHours.hours.levels.map((l, h) => s.levels[h] ?? l) } };
+  };
 
   return (
     <section className="panel" aria-label="Suggested thresholds">
@@ -39,12 +69,22 @@ export function SuggestPanel({
           className="suggest-form"
           onSubmit={(e) => {
             e.preventDefault();
-            if (ready) suggest.mutate({ itemId, policy, periodIndex, percentile, alertsPerWeek: budget, weeks });
+            if (ready)
+              suggest.mutate({
+                itemId,
+                policy,
+                periodIndex,
+                percentile,
+                alertsPerWeek: budget,
+                weeks,
+                maxSoft: fitPersistence ? null : policy.maxSoft,
+                bounds: BOUNDS[bounds],
+              });
           }}
         >
           {/* biome-ignore lint/a11y/noLabelWithoutControl: NumberField renders the input */}
           <label>
-            keep <NumberField className="narrow" label="Percentile" value={percentile} onChange={setPercentile} /> % of hours OK,
+            keep <NumberField className="narrow" label="Percentile" value={percentile} onChange={setPercentile} /> % of results OK,
           </label>
           {/* biome-ignore lint/a11y/noLabelWithoutControl: NumberField renders the input */}
           <label>
@@ -52,7 +92,19 @@ export function SuggestPanel({
           </label>
           {/* biome-ignore lint/a11y/noLabelWithoutControl: NumberField renders the input */}
           <label>
-            over <NumberField className="narrow" label="Weeks of history" value={weeks} onChange={setWeeks} /> weeks
+            from <NumberField className="narrow" label="Weeks of history" value={weeks} onChange={setWeeks} /> weeks
+          </label>
+          <label>
+            values are{" "}
+            <select aria-label="Bounds" value={bounds} onChange={(e) => setBounds(e.target.value as BoundsChoice)}>
+              <option value="detect">detected</option>
+              <option value="percent">a percentage (0–100)</option>
+              <option value="non-negative">never negative</option>
+              <option value="any">unbounded</option>
+            </select>
+          </label>
+          <label>
+            <input type="checkbox" checked={fitPersistence} onChange={(e) => setFitPersistence(e.target.checked)} /> fit maxSoft
           </label>
           <button type="submit" disabled={!ready || suggest.isPending}>
             {suggest.isPending ? "Computing…" : "Suggest"}
@@ -61,30 +113,44 @@ export function SuggestPanel({
       </div>
       {policy === null && <p className="muted">Fix the errors in the editor to get suggestions.</p>}
       {suggest.isError && <p className="error">{suggest.error.message}</p>}
-      {s && period && (
+      {s && period && policy && (
         <>
-          <p className="muted">
-            From {s.buckets} hourly buckets:{" "}
-            {period.calcMethod === "<"
-              ? `the ${percentile}th percentile of each hour's peaks`
-              : period.calcMethod === ">"
-                ? `the ${100 - (percentile ?? 0)}th percentile of each hour's troughs`
-                : "the median of each hour's means"}
-            {period.calcMethod === "=" ? "" : `, ${period.calcMethod === "<" ? "plus" : "minus"} a ${Math.round(s.margin * 100)} % margin`}:
-            about {Math.round(s.alertsPerWeek * 10) / 10} alerts a week over this history
-            {s.withinBudget ? "." : ", over the budget even with the widest margin tried."}
+          <p className="muted" data-testid="suggest-summary">
+            From {s.buckets} hourly buckets ({formatDecimal(s.history.weeks, 2)} weeks with data): {SEASONALITY_TEXT[s.seasonality]}
+            {period.calcMethod === "="
+              ? ", the median of each hour"
+              : `, each hour's ${period.calcMethod === "<" ? "upper" : "lower"} ${percentile}th percentile ${period.calcMethod === "<" ? "plus" : "minus"} ${formatDecimal(s.margin)} spreads`}
+            , alerting after {s.maxSoft} consecutive results{s.maxSoft === policy.maxSoft ? "" : ` (the policy says ${policy.maxSoft})`}
+            {s.bounds.source === "none"
+              ? "."
+              : `; lines kept within ${s.bounds.min === null ? "−∞" : formatDecimal(s.bounds.min)}–${s.bounds.max === null ? "∞" : formatDecimal(s.bounds.max)} (${s.bounds.source}).`}
           </p>
+          <p data-testid="suggest-expected" className={s.withinBudget ? undefined : "error"}>
+            Expected on new data: about <strong>{formatDecimal(s.expected.alertsPerWeek, 2)}</strong> alerts a week (90 % range{" "}
+            {formatDecimal(s.expected.low, 2)}–{formatDecimal(s.expected.high, 2)}),{" "}
+            {s.expected.basis === "later-part"
+              ? `measured on the last ${formatDecimal(s.history.checkWeeks * 7, 2)} days, which the fit did not see`
+              : "measured on the history itself (too short to hold any back)"}
+            {s.withinBudget ? "." : ": over the budget."}
+          </p>
+          {s.notes.length > 0 && (
+            <ul className="muted">
+              {s.notes.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          )}
           <div className="suggest-grid">
             {s.hours.map((value, hour) => {
               const current = period.hours.entries[hour];
               const currentText =
-                current === null || current === undefined ? "—" : current.kind === "constant" ? String(current.value) : "expr";
+                current === null || current === undefined ? "—" : current.kind === "constant" ? formatDecimal(current.value, 6) : "expr";
               const same = current?.kind === "constant" && current.value === value;
               return (
                 <div key={`h${String(hour)}`} className="suggest-cell">
                   <span className="hour-label">{String(hour).padStart(2, "0")}:00</span>
                   <span className="muted">{currentText}</span>
-                  <span className="mono">→ {value ?? "no data"}</span>
+                  <span className="mono">→ {value === null ? "none" : formatDecimal(value)}</span>
                   <button
                     type="button"
                     className="secondary small"
@@ -98,20 +164,36 @@ export function SuggestPanel({
               );
             })}
           </div>
-          <button
-            type="button"
-            className="secondary"
-            onClick={() =>
-              onChange(
-                s.hours.reduce<Period>(
-                  (p, value, hour) => (value === null ? p : setHourEntry(p, hour, { kind: "constant", value })),
-                  period,
-                ),
-              )
-            }
-          >
-            Accept all hours
-          </button>
+          <div className="suggest-actions">
+            <button type="button" className="secondary" onClick={() => onChange(applyHours(period))}>
+              Accept all hours
+            </button>
+            {s.maxSoft !== policy.maxSoft && (
+              <button
+                type="button"
+                className="secondary"
+                onClick={() =>
+                  onPolicyChange({
+                    ...policy,
+                    maxSoft: s.maxSoft,
+                    periods: policy.periods.map((p, i) => (i === periodIndex ? applyHours(p) : p)),
+                  })
+                }
+              >
+                Accept all hours and maxSoft {s.maxSoft}
+              </button>
+            )}
+            {s.periods && (
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => s.periods && onPolicyChange({ ...policy, maxSoft: s.maxSoft, periods: s.periods })}
+              >
+                Use the {s.periods.length - policy.periods.length + 1} proposed periods (
+                {s.seasonality === "weekday-weekend" ? "weekdays, weekends" : "one per day"})
+              </button>
+            )}
+          </div>
         </>
       )}
     </section>
