@@ -251,7 +251,7 @@ describe("preview and suggestions", () => {
     expect(broken.draft?.summary.withoutThreshold).toBe(broken.draft?.summary.results);
   });
 
-  it("suggests an hour profile from the hourly aggregate that fits the alert budget", async () => {
+  it("suggests hour values from the 5-minute and hourly aggregates, with the alerts a week expected on later history", async () => {
     const now = Date.now();
     const hourly = (ts: number) => 100 + new Date(ts).getUTCHours() * 10;
     const { caller, item } = await itemWithHistory(hourly, constantPolicy(100), Math.floor(now / 3_600_000) * 3_600_000);
@@ -260,13 +260,34 @@ describe("preview and suggestions", () => {
       policy: constantPolicy(100),
       periodIndex: 0,
       percentile: 95,
-      alertsPerWeek: 0,
+      alertsPerWeek: 1,
       weeks: 1,
     });
     expect(suggestion.buckets).toBeGreaterThanOrEqual(71);
-    expect(suggestion.hours[5]).toBe(150);
-    expect(suggestion.hours[23]).toBe(330);
-    expect(suggestion).toMatchObject({ margin: 0, alertsPerWeek: 0, withinBudget: true });
+    expect(suggestion.seasonality).toBe("hour-of-day");
+    expect(suggestion.history.weeks).toBeCloseTo(3 / 7, 2);
+    expect(suggestion.expected.basis).toBe("later-part");
+    expect(suggestion.bounds).toMatchObject({ min: 0, source: "detected" });
+    // Each hour's warning line (T + 10 %) clears that hour's value; the numbers are ones a person writes.
+    suggestion.hours.forEach((t, h) => {
+      expect(t).not.toBeNull();
+      expect((t as number) * 1.1).toBeGreaterThanOrEqual(100 + h * 10);
+      expect(String(t)).toMatch(/^\d+(\.\d)?$/);
+    });
+
+    const declared = await caller.thresholds.suggest({
+      itemId: item.id,
+      policy: constantPolicy(100),
+      periodIndex: 0,
+      bounds: { min: 0, max: 200 },
+      maxSoft: 3,
+    });
+    expect(declared.bounds).toEqual({ min: 0, max: 200, source: "declared" });
+    expect(declared.maxSoft).toBe(3);
+    for (const t of declared.hours) expect((t as number) * 1.1).toBeLessThan(200);
+    await expect(
+      caller.thresholds.suggest({ itemId: item.id, policy: constantPolicy(100), periodIndex: 0, bounds: { min: 100, max: 0 } }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 });
 

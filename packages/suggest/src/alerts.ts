@@ -21,12 +21,16 @@ export interface Levels {
   readonly critical: number;
 }
 
-/** Alerts opened (hard state leaving OK) by threshold table `thresholds` (null = no check that hour) over `samples`. */
+/**
+ * Alerts opened (hard state leaving OK) by threshold table `thresholds` (null = no check that hour)
+ * over `samples`; counting stops once it passes `stopAfter` (a fit only needs to know it is over).
+ */
 export function countAlerts(
   samples: readonly TimedSample[],
-  thresholds: ArrayLike<number | null> | Float64Array,
+  thresholds: ArrayLike<number | null>,
   levels: Levels,
   maxSoft: number,
+  stopAfter = Number.POSITIVE_INFINITY,
 ): number {
   let track = INITIAL_HARD_STATE;
   let alerts = 0;
@@ -39,7 +43,7 @@ export function countAlerts(
       state = classify(levels.calc, s.value, boundaries(levels.calc, t, levels.warning, levels.critical)) as typeof state;
     }
     const step = nextHardState(track, state, maxSoft);
-    if (step.hardChanged && step.hardState !== "OK" && track.hardState === "OK") alerts++;
+    if (step.hardChanged && step.hardState !== "OK" && track.hardState === "OK" && ++alerts > stopAfter) return alerts;
     track = step;
   }
   return alerts;

@@ -126,7 +126,8 @@ function observations(
   side: (b: AggregateBucket) => number | null,
 ): Observation[] {
   const out: Observation[] = [];
-  const single = input.policy.periods.length === 1 && input.policy.holidays.length === 0;
+  const only = input.policy.periods[0];
+  const single = input.policy.periods.length === 1 && only !== undefined && isDefaultPeriod(only) && input.policy.holidays.length === 0;
   for (const b of buckets) {
     const v = side(b);
     if (v === null || !Number.isFinite(v)) continue;
@@ -250,7 +251,12 @@ function fitMarginAndPersistence(fs: readonly Fold[], spec: LineSpec, budget: nu
   for (const maxSoft of persistence) {
     let chosen: Persistence | null = null;
     for (const margin of spec.calc === "=" ? [0] : MARGINS) {
-      const alerts = fs.reduce((a, f) => a + countAlerts(f.judge, thresholdTable(f.profile, f.z0 + margin, spec), spec, maxSoft), 0);
+      const allowed = budget * BUDGET_SAFETY * Math.max(weeks, 1 / 7);
+      let alerts = 0;
+      for (const f of fs) {
+        if (alerts > allowed) break;
+        alerts += countAlerts(f.judge, thresholdTable(f.profile, f.z0 + margin, spec), spec, maxSoft, allowed - alerts);
+      }
       const rate = alerts / Math.max(weeks, 1 / 7);
       chosen = { maxSoft, margin, rate, within: rate <= budget * BUDGET_SAFETY };
       if (chosen.within) break;
