@@ -42,6 +42,8 @@ export function countAlerts(
       const t = a + s.fraction * (b - a);
       state = classify(levels.calc, s.value, boundaries(levels.calc, t, levels.warning, levels.critical)) as typeof state;
     }
+    // OK after a settled OK changes nothing that matters (only a count no later step reads).
+    if (state === "OK" && track.state === "OK" && track.hardState === "OK") continue;
     const step = nextHardState(track, state, maxSoft);
     if (step.hardChanged && step.hardState !== "OK" && track.hardState === "OK" && ++alerts > stopAfter) return alerts;
     track = step;

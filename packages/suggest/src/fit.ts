@@ -103,6 +103,12 @@ const PERSISTENCE_COST = 4;
  * exactly at the budget alerted more often on the weeks after it than on the weeks it saw.
  */
 const BUDGET_SAFETY = 0.6;
+/**
+ * The folds may always show one alert: on a few days of history "under the budget" would otherwise
+ * mean "above every value seen", and a line fitted to clear the single largest held-out value lands
+ * far above anything plausible.
+ */
+const MIN_ALLOWED_ALERTS = 1;
 /** Blocks of the fitting part for cross-validating the margin. */
 const FOLDS = 7;
 /** Share of the history that fits; the rest checks. */
@@ -251,14 +257,14 @@ function fitMarginAndPersistence(fs: readonly Fold[], spec: LineSpec, budget: nu
   for (const maxSoft of persistence) {
     let chosen: Persistence | null = null;
     for (const margin of spec.calc === "=" ? [0] : MARGINS) {
-      const allowed = budget * BUDGET_SAFETY * Math.max(weeks, 1 / 7);
+      const allowed = Math.max(MIN_ALLOWED_ALERTS, budget * BUDGET_SAFETY * Math.max(weeks, 1 / 7));
       let alerts = 0;
       for (const f of fs) {
         if (alerts > allowed) break;
         alerts += countAlerts(f.judge, thresholdTable(f.profile, f.z0 + margin, spec), spec, maxSoft, allowed - alerts);
       }
       const rate = alerts / Math.max(weeks, 1 / 7);
-      chosen = { maxSoft, margin, rate, within: rate <= budget * BUDGET_SAFETY };
+      chosen = { maxSoft, margin, rate, within: alerts <= allowed };
       if (chosen.within) break;
     }
     if (!chosen) continue;
@@ -359,28 +365,36 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
   const evidence = chooseSeasonality(hourlyObs, canCheck ? checkFrom : first + FIT_SHARE * span, allowed);
   const s = evidence.chosen;
 
-  // Margin and persistence: each block of the fitting part judged by a profile fitted without it.
-  const fitted = fitMarginAndPersistence(
-    folds(s, transform, fitPart, policy.timeZone, calc, input.percentile),
-    spec,
-    input.alertsPerWeek,
-    persistence,
-  );
-
-  // The check: the whole fitting part's profile with the fitted margin and persistence, on history it has not seen.
+  // The procedure (margin and persistence cross-validated over blocks of the data it is given) is
+  // judged once on history it has not seen: fitted on the earlier part, checked on the later part.
+  const fitOn = (part: readonly Observation[]) =>
+    fitMarginAndPersistence(folds(s, transform, part, policy.timeZone, calc, input.percentile), spec, input.alertsPerWeek, persistence);
   let expected: ExpectedAlerts;
+  let fitted: Persistence;
   if (canCheck && checkPart.length > 0) {
+    const early = fitOn(fitPart);
     const profile = fitProfile(s, fitPart, transform);
-    const z = percentileZ(profile, fitPart, calc, input.percentile) + fitted.margin;
-    const alerts = countAlerts(timed(s, policy.timeZone, checkPart), thresholdTable(profile, z, spec), spec, fitted.maxSoft);
+    const z = percentileZ(profile, fitPart, calc, input.percentile) + early.margin;
+    const alerts = countAlerts(timed(s, policy.timeZone, checkPart), thresholdTable(profile, z, spec), spec, early.maxSoft);
     const checkWeeks = coveredWeeks(checkPart);
-    expected = { alertsPerWeek: alerts / checkWeeks, ...rateRange(alerts, checkWeeks), basis: "later-part" };
+    // The suggestion itself: the same procedure over the whole history, the latest weeks included.
+    fitted = fitOn(obs);
+    // The range covers both what the later part showed and what the whole history's folds showed:
+    // when the two disagree, the metric is drifting and the honest answer is the wider one.
+    const held = rateRange(alerts, checkWeeks);
+    const folded = rateRange(Math.round(fitted.rate * weeks), weeks);
+    expected = {
+      alertsPerWeek: alerts / checkWeeks,
+      low: Math.min(held.low, folded.low),
+      high: Math.max(held.high, folded.high),
+      basis: "later-part",
+    };
   } else {
     notes.push("less than two days of history: the expected alerts are measured on the history itself");
+    fitted = fitOn(obs);
     expected = { alertsPerWeek: fitted.rate, ...rateRange(Math.round(fitted.rate * weeks), weeks), basis: "history" };
   }
 
-  // The suggestion itself: the whole history's profile with the fitted margin and persistence.
   const profile = fitProfile(s, obs, transform);
   const z = percentileZ(profile, obs, calc, input.percentile) + fitted.margin;
   const table = thresholdTable(profile, z, spec).map((t) => finish(t, spec, period));
