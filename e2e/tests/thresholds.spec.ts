@@ -112,3 +112,24 @@ test("keeps the preview range in the URL and shades the alerts of the draft", as
   await expect(preview.getByText("not deployed").or(preview.getByText(/Deployed v\d+/))).toBeVisible();
   await page.screenshot({ path: "test-results/threshold-preview.png", fullPage: true });
 });
+
+test("suggests hour values for a CPU series: inside 0–100, rounded, with the alerts a week expected on new data", async ({ page }) => {
+  await openItem(page, "aws-ec2-cpu");
+  const panel = page.getByRole("region", { name: "Suggested thresholds" });
+  await panel.getByRole("button", { name: "Suggest" }).click();
+  await expect(panel.getByTestId("suggest-expected")).toContainText(
+    /Expected on new data: about [\d.]+ alerts a week \(90 % range [\d.]+–[\d.]+\)/,
+  );
+  await expect(panel.getByTestId("suggest-summary")).toContainText("lines kept within 0–100 (detected)");
+  const values = await panel.locator(".suggest-cell .mono").allTextContents();
+  expect(values).toHaveLength(24);
+  for (const text of values) {
+    // Values a person writes: at most three significant digits, and every warning line (T + 10 %) below 100.
+    expect(text).toMatch(/^→ (none|\d{1,3}(\.\d{1,2})?)$/);
+    const v = Number(text.slice(2));
+    if (!Number.isNaN(v)) expect(v * 1.1).toBeLessThan(100);
+  }
+  await panel.getByRole("button", { name: "Accept all hours" }).click();
+  const first = values[0]?.slice(2) ?? "";
+  if (first !== "none") await expect(page.getByLabel("Hour 0 threshold")).toHaveValue(first);
+});
