@@ -23,15 +23,12 @@ export function policy(calcMethod: Period["calcMethod"] = "<", over: Partial<Thr
   return { periods: [period(calcMethod)], holidays: [], nullState: "UNKNOWN", maxSoft: 3, timeZone: "UTC", ...over };
 }
 
-/** Deterministic uniform [0, 1). */
+/** Deterministic noise in [0, 1): the fractional part of a large sine, stepped per call. */
 export function random(seed: number): () => number {
-  let a = seed >>> 0;
+  let n = seed;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    const x = Math.sin(++n * 12.9898) * 43758.5453;
+    return x - Math.floor(x);
   };
 }
 
