@@ -122,6 +122,12 @@ describe("robust lines", () => {
     for (const h of [2, 14]) expect((s.hours[h] as number) * 0.9).toBeLessThan(bottom(h) + 1);
   });
 
+  it("puts T at each hour's median for `=`, with no margin", () => {
+    const s = fitSuggestion(input(daily(14, 2, 0), { policy: policy("=") }));
+    expect(s.margin).toBe(0);
+    for (const t of s.hours) expect(t as number).toBeCloseTo(105, -1);
+  });
+
   it("says so when there is no history", () => {
     const s = fitSuggestion(input([]));
     expect(s.hours.every((v) => v === null)).toBe(true);
