@@ -115,6 +115,8 @@ test("keeps the preview range in the URL and shades the alerts of the draft", as
 
 test("suggests hour values for a CPU series: inside 0–100, rounded, with the alerts a week expected on new data", async ({ page }) => {
   await openItem(page, "aws-ec2-cpu");
+  // The demo's NAB items start without a threshold.
+  await page.getByRole("button", { name: "Create a threshold policy" }).click();
   const panel = page.getByRole("region", { name: "Suggested thresholds" });
   await panel.getByRole("button", { name: "Suggest" }).click();
   await expect(panel.getByTestId("suggest-expected")).toContainText(
@@ -129,7 +131,8 @@ test("suggests hour values for a CPU series: inside 0–100, rounded, with the a
     const v = Number(text.slice(2));
     if (!Number.isNaN(v)) expect(v * 1.1).toBeLessThan(100);
   }
-  await panel.getByRole("button", { name: "Accept all hours" }).click();
+  await panel.getByRole("button", { name: "Accept all hours", exact: true }).click();
+  await panel.screenshot({ path: "test-results/threshold-suggestion.png" });
   const first = values[0]?.slice(2) ?? "";
   if (first !== "none") await expect(page.getByLabel("Hour 0 threshold")).toHaveValue(first);
 });

@@ -120,7 +120,11 @@ export function SuggestPanel({
             {period.calcMethod === "="
               ? ", the median of each hour"
               : `, each hour's ${period.calcMethod === "<" ? "upper" : "lower"} ${percentile}th percentile ${period.calcMethod === "<" ? "plus" : "minus"} ${formatDecimal(s.margin)} spreads`}
-            , alerting after {s.maxSoft} consecutive results{s.maxSoft === policy.maxSoft ? "" : ` (the policy says ${policy.maxSoft})`}
+            ,{" "}
+            {s.maxSoft === 1
+              ? "alerting on the first result past the line"
+              : `alerting after ${s.maxSoft} consecutive results past the line`}
+            {s.maxSoft === policy.maxSoft ? "" : ` (maxSoft ${s.maxSoft}; the policy says ${policy.maxSoft})`}
             {s.bounds.source === "none"
               ? "."
               : `; lines kept within ${s.bounds.min === null ? "−∞" : formatDecimal(s.bounds.min)}–${s.bounds.max === null ? "∞" : formatDecimal(s.bounds.max)} (${s.bounds.source}).`}
