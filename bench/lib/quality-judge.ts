@@ -17,32 +17,36 @@ export interface Judgement {
 
 const WEEK = 7 * 86_400_000;
 
+/** Whether each result's hard state is non-OK, with the engine's soft/hard rules. */
+export function hardProblems(states: readonly State[], maxSoft: number): boolean[] {
+  let track = INITIAL_HARD_STATE;
+  return states.map((state) => {
+    track = nextHardState(track, state, maxSoft);
+    return track.hardState !== "OK";
+  });
+}
+
 export function judge(
   timestamps: ArrayLike<number>,
-  states: readonly State[],
-  maxSoft: number,
+  problems: readonly boolean[],
   windows: readonly { from: number; to: number }[],
   from: number,
   to: number,
 ): Judgement {
   const inWindow = (t: number) => windows.some((w) => t >= w.from && t <= w.to);
-  let track = INITIAL_HARD_STATE;
   let episodes = 0;
   let falseEpisodes = 0;
   const firstHit = new Map<number, number>();
-  for (let i = 0; i < states.length; i++) {
+  for (let i = 0; i < problems.length; i++) {
     const t = timestamps[i] as number;
-    const step = nextHardState(track, states[i] ?? "OK", maxSoft);
-    if (step.hardState !== "OK" && track.hardState === "OK") {
+    if (!problems[i]) continue;
+    if (i === 0 || !problems[i - 1]) {
       episodes++;
       if (!inWindow(t)) falseEpisodes++;
     }
-    if (step.hardState !== "OK") {
-      windows.forEach((w, k) => {
-        if (t >= w.from && t <= w.to && !firstHit.has(k)) firstHit.set(k, t);
-      });
-    }
-    track = step;
+    windows.forEach((w, k) => {
+      if (t >= w.from && t <= w.to && !firstHit.has(k)) firstHit.set(k, t);
+    });
   }
   const inside = windows.reduce((a, w) => a + Math.max(0, Math.min(to, w.to) - Math.max(from, w.from)), 0);
   return {

@@ -1,8 +1,8 @@
 import { type AggregateBucket, fitSuggestion, roundSignificant, type Suggestion } from "@tidemark/suggest";
-import { backtest, type Period, type ThresholdPolicy } from "@tidemark/thresholds";
+import { backtest, type Period, type State, type ThresholdPolicy } from "@tidemark/thresholds";
 import { sharedDir } from "../../scripts/lib/paths.ts";
 import { type LabelledSeries, readLabelledSeries } from "../lib/nab.ts";
-import { type Judgement, judge, statesAgainst } from "../lib/quality-judge.ts";
+import { hardProblems, type Judgement, judge, statesAgainst } from "../lib/quality-judge.ts";
 import type { BenchScenario } from "../scenario.ts";
 
 /**
@@ -37,11 +37,11 @@ function buckets(timestamps: ArrayLike<number>, values: ArrayLike<number>, width
   return out.map((b) => ({ ts: b.ts, avg: b.sum / b.n, min: b.min, max: b.max }));
 }
 
-function basePolicy(): ThresholdPolicy {
+function basePolicy(calcMethod: "<" | ">"): ThresholdPolicy {
   const period: Period = {
     months: [],
     weeks: [],
-    calcMethod: "<",
+    calcMethod,
     warning: WARNING,
     critical: CRITICAL,
     hours: { entries: Array(24).fill(null), levels: Array(24).fill(null) },
@@ -109,23 +109,29 @@ function scoreSeries(series: LabelledSeries): SeriesResult {
   const from = judgedTs[0] as number;
   const to = (judgedTs.at(-1) as number) + 1;
 
-  const policy = basePolicy();
-  const suggestion = fitSuggestion({
-    policy,
-    periodIndex: 0,
-    fiveMinute: buckets(trainTs, trainValues, 5 * MINUTE),
-    hourly: buckets(trainTs, trainValues, HOUR),
-    percentile: 95,
-    alertsPerWeek: 1,
-    seriesKey: series.name,
-  });
-  const suggested = applied(policy, suggestion);
   const diffs = Array.from(
     { length: Math.min(judgedTs.length - 1, 1000) },
     (_, i) => (judgedTs[i + 1] as number) - (judgedTs[i] as number),
   );
   const stepMs = Math.max(MINUTE, quantile(diffs, 0.5));
-  const run = backtest(suggested, { series: { timestamps: judgedTs, values: judgedValues }, from, to, stepMs });
+  const suggest = (calcMethod: "<" | ">") => {
+    const policy = basePolicy(calcMethod);
+    const suggestion = fitSuggestion({
+      policy,
+      periodIndex: 0,
+      fiveMinute: buckets(trainTs, trainValues, 5 * MINUTE),
+      hourly: buckets(trainTs, trainValues, HOUR),
+      percentile: 95,
+      alertsPerWeek: 1,
+      seriesKey: series.name,
+    });
+    const suggested = applied(policy, suggestion);
+    const run = backtest(suggested, { series: { timestamps: judgedTs, values: judgedValues }, from, to, stepMs });
+    return { suggestion, suggested, problems: hardProblems(run.states, suggestion.maxSoft) };
+  };
+  const upper = suggest("<");
+  const lower = suggest(">");
+  const { suggestion, suggested } = upper;
 
   const finite = Array.from(trainValues).filter(Number.isFinite);
   const p999 = quantile(finite, 0.999);
@@ -154,7 +160,8 @@ function scoreSeries(series: LabelledSeries): SeriesResult {
     () => Number.NEGATIVE_INFINITY,
   );
 
-  const verdict = (states: Parameters<typeof judge>[1], maxSoft: number) => judge(judgedTs, states, maxSoft, series.windows, from, to);
+  const verdict = (problems: boolean[]) => judge(judgedTs, problems, series.windows, from, to);
+  const classic = (states: State[], maxSoft: number) => verdict(hardProblems(states, maxSoft));
   return {
     name: series.name,
     trainingDays: roundSignificant((firstWindow - (series.timestamps[0] as number)) / 86_400_000),
@@ -169,13 +176,14 @@ function scoreSeries(series: LabelledSeries): SeriesResult {
       notes: suggestion.notes,
     },
     methods: {
-      suggestion: verdict(run.states, suggestion.maxSoft),
-      "static p99.9 (maxSoft 1)": verdict(staticStates, 1),
-      "static p99.9 (maxSoft 3)": verdict(staticStates, 3),
-      "hour mean ± 4σ (maxSoft 1)": verdict(sigmaStates, 1),
-      "hour mean ± 4σ (maxSoft 3)": verdict(sigmaStates, 3),
-      "hour mean + 4σ (maxSoft 1)": verdict(sigmaUpperStates, 1),
-      "hour mean + 4σ (maxSoft 3)": verdict(sigmaUpperStates, 3),
+      suggestion: verdict(upper.problems),
+      "static p99.9 (maxSoft 1)": classic(staticStates, 1),
+      "static p99.9 (maxSoft 3)": classic(staticStates, 3),
+      "hour mean + 4σ (maxSoft 1)": classic(sigmaUpperStates, 1),
+      "hour mean + 4σ (maxSoft 3)": classic(sigmaUpperStates, 3),
+      "suggestion both ways (a `<` and a `>` item)": verdict(upper.problems.map((p, i) => p || (lower.problems[i] as boolean))),
+      "hour mean ± 4σ (maxSoft 1)": classic(sigmaStates, 1),
+      "hour mean ± 4σ (maxSoft 3)": classic(sigmaStates, 3),
     },
   };
 }
