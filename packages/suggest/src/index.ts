@@ -2,6 +2,6 @@ export { countAlerts, type Levels, rateRange, type TimedSample } from "./alerts.
 export { type Bounds, type DeclaredBounds, lineRange, resolveBounds } from "./bounds.ts";
 export { type AggregateBucket, coveredWeeks, type ExpectedAlerts, fitSuggestion, type SuggestInput, type Suggestion } from "./fit.ts";
 export { fitProfile, type Profile, type Sample } from "./profile.ts";
-export { formatDecimal, roundSignificant, roundWithin } from "./round.ts";
+export { roundSignificant, roundWithin } from "./round.ts";
 export { chooseSeasonality, SEASONALITIES, type Seasonality, type SeasonalityEvidence } from "./seasonality.ts";
 export { mad, median, quantileSorted } from "./stats.ts";

@@ -1,7 +1,7 @@
 /**
  * Numbers as a person writes them: a few significant digits, parsed back from their decimal text so
- * that 84.60000000000001 never reaches a screen or a saved threshold. No dependencies: the UI and
- * any other package may import `@tidemark/suggest/round`.
+ * that 84.60000000000001 never reaches a saved threshold. (The dashboard's one number format for
+ * display is `apps/web/src/lib/format.ts`.)
  */
 
 /** `v` rounded to `digits` significant digits (default 3): 84.60000000000001 → 84.6, 1234.5 → 1230. */
@@ -22,14 +22,4 @@ export function roundWithin(v: number, limit: number, direction: "down" | "up", 
   const step = 10 ** magnitude;
   const stepped = direction === "down" ? Math.floor(v / step) * step : Math.ceil(v / step) * step;
   return Number(stepped.toPrecision(digits + 1));
-}
-
-/** Text for a number shown to a person: `digits` significant digits, no float noise, no exponent for everyday magnitudes. */
-export function formatDecimal(v: number | null | undefined, digits = 3): string {
-  if (v === null || v === undefined || Number.isNaN(v)) return "—";
-  if (!Number.isFinite(v)) return v > 0 ? "∞" : "−∞";
-  const r = roundSignificant(v, digits);
-  const abs = Math.abs(r);
-  if (abs !== 0 && (abs >= 1e15 || abs < 1e-6)) return r.toExponential(digits - 1);
-  return String(r);
 }

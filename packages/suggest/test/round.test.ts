@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatDecimal, roundSignificant, roundWithin } from "../src/round.ts";
+import { roundSignificant, roundWithin } from "../src/round.ts";
 
 /** Significant digits of a number's shortest decimal text. */
 function significantDigits(v: number): number {
@@ -45,17 +45,5 @@ describe("roundWithin", () => {
     );
     expect(roundWithin(90.909, 90.909, "down")).toBe(90.9);
     expect(roundWithin(99.96, 99.96, "down")).toBe(99.9);
-  });
-});
-
-describe("formatDecimal", () => {
-  it.each([
-    [84.60000000000001, "84.6"],
-    [1234.5, "1230"],
-    [null, "—"],
-    [Number.POSITIVE_INFINITY, "∞"],
-    [1.5e-9, "1.50e-9"],
-  ])("%s → %s", (input, expected) => {
-    expect(formatDecimal(input)).toBe(expected);
   });
 });

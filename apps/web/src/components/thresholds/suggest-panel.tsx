@@ -1,9 +1,9 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { formatDecimal } from "@tidemark/suggest/round";
 import type { Period, ThresholdPolicy } from "@tidemark/thresholds";
 import { useState } from "react";
+import { formatNumber } from "~/lib/format";
 import { useTRPC } from "~/trpc/react";
 import { NumberField } from "./number-field";
 import { setHourEntry } from "./policy-draft";
@@ -116,10 +116,10 @@ export function SuggestPanel({
       {s && period && policy && (
         <>
           <p className="muted" data-testid="suggest-summary">
-            From {s.buckets} hourly buckets ({formatDecimal(s.history.weeks, 2)} weeks with data): {SEASONALITY_TEXT[s.seasonality]}
+            From {s.buckets} hourly buckets ({formatNumber(s.history.weeks)} weeks with data): {SEASONALITY_TEXT[s.seasonality]}
             {period.calcMethod === "="
               ? ", the median of each hour"
-              : `, each hour's ${period.calcMethod === "<" ? "upper" : "lower"} ${percentile}th percentile ${period.calcMethod === "<" ? "plus" : "minus"} ${formatDecimal(s.margin)} spreads`}
+              : `, each hour's ${period.calcMethod === "<" ? "upper" : "lower"} ${percentile}th percentile ${period.calcMethod === "<" ? "plus" : "minus"} ${formatNumber(s.margin)} spreads`}
             ,{" "}
             {s.maxSoft === 1
               ? "alerting on the first result past the line"
@@ -127,13 +127,13 @@ export function SuggestPanel({
             {s.maxSoft === policy.maxSoft ? "" : ` (maxSoft ${s.maxSoft}; the policy says ${policy.maxSoft})`}
             {s.bounds.source === "none"
               ? "."
-              : `; lines kept within ${s.bounds.min === null ? "−∞" : formatDecimal(s.bounds.min)}–${s.bounds.max === null ? "∞" : formatDecimal(s.bounds.max)} (${s.bounds.source}).`}
+              : `; lines kept within ${s.bounds.min === null ? "−∞" : formatNumber(s.bounds.min)}–${s.bounds.max === null ? "∞" : formatNumber(s.bounds.max)} (${s.bounds.source}).`}
           </p>
           <p data-testid="suggest-expected" className={s.withinBudget ? undefined : "error"}>
-            Expected on new data: about <strong>{formatDecimal(s.expected.alertsPerWeek, 2)}</strong> alerts a week (90 % range{" "}
-            {formatDecimal(s.expected.low, 2)}–{formatDecimal(s.expected.high, 2)}),{" "}
+            Expected on new data: about <strong>{formatNumber(s.expected.alertsPerWeek)}</strong> alerts a week (90 % range{" "}
+            {formatNumber(s.expected.low)}–{formatNumber(s.expected.high)}),{" "}
             {s.expected.basis === "later-part"
-              ? `measured on the last ${formatDecimal(s.history.checkWeeks * 7, 2)} days, which the fit did not see`
+              ? `measured on the last ${formatNumber(s.history.checkWeeks * 7)} days, which the fit did not see`
               : "measured on the history itself (too short to hold any back)"}
             {s.withinBudget ? "." : ": over the budget."}
           </p>
@@ -148,13 +148,13 @@ export function SuggestPanel({
             {s.hours.map((value, hour) => {
               const current = period.hours.entries[hour];
               const currentText =
-                current === null || current === undefined ? "—" : current.kind === "constant" ? formatDecimal(current.value, 6) : "expr";
+                current === null || current === undefined ? "—" : current.kind === "constant" ? formatNumber(current.value) : "expr";
               const same = current?.kind === "constant" && current.value === value;
               return (
                 <div key={`h${String(hour)}`} className="suggest-cell">
                   <span className="hour-label">{String(hour).padStart(2, "0")}:00</span>
                   <span className="muted">{currentText}</span>
-                  <span className="mono">→ {value === null ? "none" : formatDecimal(value)}</span>
+                  <span className="mono">→ {value === null ? "none" : formatNumber(value)}</span>
                   <button
                     type="button"
                     className="secondary small"
