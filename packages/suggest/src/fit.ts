@@ -1,5 +1,5 @@
+import type { CalcMethod } from "@tidemark/thresholds";
 import {
-  type CalcMethod,
   dateFacts,
   type HourEntry,
   type HourLevels,
@@ -8,16 +8,16 @@ import {
   selectPeriod,
   type ThresholdPolicy,
 } from "@tidemark/thresholds";
-import { countAlerts, rateRange, type TimedSample } from "./alerts.ts";
+import { countAlerts, rateRange } from "./alerts.ts";
 import { type Bounds, type DeclaredBounds, lineRange, resolveBounds } from "./bounds.ts";
-import { fitProfile, inverse, type Profile, type Sample, standardised, type Transform } from "./profile.ts";
-import { roundSignificant, roundWithin } from "./round.ts";
+import { fitMarginAndPersistence, folds, PERSISTENCE, type Persistence } from "./cross-validation.ts";
+import { finish, type LineSpec, percentileZ, thresholdTable } from "./lines.ts";
+import { fitProfile, type Transform } from "./profile.ts";
+import { coveredWeeks, type Observation, timed } from "./samples.ts";
 import { chooseSeasonality, dayTypes, SEASONALITIES, type Seasonality, type Slot } from "./seasonality.ts";
 import { quantileSorted, sortedCopy } from "./stats.ts";
 
-const HOUR = 3_600_000;
 const DAY = 86_400_000;
-const WEEK = 7 * DAY;
 
 /** One row of the database's 5-minute or 1-hour aggregate; null where the bucket had no value. */
 export interface AggregateBucket {
@@ -82,35 +82,6 @@ export interface Suggestion {
   readonly notes: string[];
 }
 
-interface Observation extends Sample {
-  readonly ts: number;
-}
-
-/** Margins tried, in spreads beyond the percentile; the first that keeps the budget is taken. */
-const MARGINS = [
-  ...Array.from({ length: 16 }, (_, i) => i * 0.25),
-  ...Array.from({ length: 34 }, (_, i) => Math.round(4 * 1.1 ** (i + 1) * 100) / 100),
-];
-/** Persistence candidates (maxSoft). */
-const PERSISTENCE = [1, 2, 3, 4, 6];
-/**
- * Spreads of line height one more required result is worth: longer persistence must buy a much
- * lower line, because it misses short incidents (spikes) that a single result would catch.
- */
-const PERSISTENCE_COST = 4;
-/**
- * Share of the budget the cross-validated fit aims at: new data drifts, and on real series a fit
- * exactly at the budget alerted more often on the weeks after it than on the weeks it saw.
- */
-const BUDGET_SAFETY = 0.6;
-/**
- * The folds may always show one alert: on a few days of history "under the budget" would otherwise
- * mean "above every value seen", and a line fitted to clear the single largest held-out value lands
- * far above anything plausible.
- */
-const MIN_ALLOWED_ALERTS = 1;
-/** Blocks of the fitting part for cross-validating the margin. */
-const FOLDS = 7;
 /** Share of the history that fits; the rest checks. */
 const FIT_SHARE = 0.7;
 /** Less history than this is not split: nothing could be judged on what is left. */
@@ -144,155 +115,6 @@ function observations(
     out.push({ ts: b.ts, value: v, slot: slotOf(input.policy.timeZone, b.ts) });
   }
   return out;
-}
-
-/** Weeks of history the observations cover: gaps longer than an hour are not history. */
-export function coveredWeeks(obs: readonly { ts: number }[], bucketMs = 300_000): number {
-  let ms = 0;
-  for (let i = 0; i < obs.length; i++) {
-    const next = obs[i + 1];
-    ms += next === undefined ? bucketMs : Math.min(HOUR, Math.max(0, next.ts - (obs[i] as { ts: number }).ts));
-  }
-  return ms / WEEK;
-}
-
-function tableIndex(s: Seasonality, slot: Slot): number {
-  const t =
-    s === "weekday-weekend" ? (slot.dayOfWeek === 1 || slot.dayOfWeek === 7 ? 1 : 0) : s === "hour-of-week" ? slot.dayOfWeek - 1 : 0;
-  return t * 24 + slot.hour;
-}
-
-function timed(s: Seasonality, timeZone: string, obs: readonly Observation[]): TimedSample[] {
-  return obs.map((o) => {
-    const cell = tableIndex(s, o.slot);
-    const minute = localTime(timeZone, o.ts).minute;
-    return { ts: o.ts, value: o.value, cell, nextCell: cell - (cell % 24) + ((cell + 1) % 24), fraction: minute / 60 };
-  });
-}
-
-interface LineSpec {
-  readonly calc: CalcMethod;
-  readonly warning: number;
-  readonly critical: number;
-  readonly range: { lo: number; hi: number };
-}
-
-/** Threshold table (T per table index) for `z` spreads from the profile's levels; null where no line could fire. */
-function thresholdTable(profile: Profile, z: number, spec: LineSpec): (number | null)[] {
-  const s = profile.seasonality;
-  return Array.from({ length: dayTypes(s) * 24 }, (_, idx) => {
-    const cell = s === "none" ? 0 : idx;
-    const level = profile.level[cell] as number;
-    const spread = profile.spread[cell] as number;
-    const { lo, hi } = spec.range;
-    if (spec.calc === "=") return Math.min(hi, Math.max(lo, inverse(profile.transform, level)));
-    if (spec.calc === "<") {
-      const line = Math.min(hi, Math.max(lo, inverse(profile.transform, level + z * spread)));
-      return (line * 100) / (100 + spec.warning);
-    }
-    const line = inverse(profile.transform, level - z * spread);
-    // A lower line at or below the lowest possible value never fires: no check that hour, on purpose.
-    if (line < lo) return null;
-    return (Math.min(hi, line) * 100) / (100 - Math.min(spec.warning, 99));
-  });
-}
-
-/** z of the percentile: how many spreads from the level keep `percentile` % of the results OK. */
-function percentileZ(profile: Profile, obs: readonly Observation[], calc: CalcMethod, percentile: number): number {
-  if (calc === "=" || obs.length === 0) return 0;
-  const z = sortedCopy(standardised(profile, obs));
-  return calc === "<" ? Math.max(0, quantileSorted(z, percentile / 100)) : Math.max(0, -quantileSorted(z, 1 - percentile / 100));
-}
-
-interface Persistence {
-  readonly maxSoft: number;
-  readonly margin: number;
-  readonly rate: number;
-  readonly within: boolean;
-}
-
-/** One cross-validation fold: the profile fitted without a block of the history, and that block to judge it on. */
-interface Fold {
-  readonly profile: Profile;
-  readonly z0: number;
-  readonly judge: readonly TimedSample[];
-}
-
-/** Contiguous blocks of the fitting part, at most FOLDS, at least a day each: every stretch judged by a profile that never saw it. */
-function folds(
-  s: Seasonality,
-  transform: Transform,
-  obs: readonly Observation[],
-  timeZone: string,
-  calc: CalcMethod,
-  percentile: number,
-): Fold[] {
-  const first = obs[0]?.ts ?? 0;
-  const span = (obs.at(-1)?.ts ?? first) - first;
-  const k = Math.max(1, Math.min(FOLDS, Math.floor(span / DAY)));
-  if (k === 1) {
-    const profile = fitProfile(s, obs, transform);
-    return [{ profile, z0: percentileZ(profile, obs, calc, percentile), judge: timed(s, timeZone, obs) }];
-  }
-  const blockOf = (o: Observation) => Math.min(k - 1, Math.floor(((o.ts - first) / (span + 1)) * k));
-  return Array.from({ length: k }, (_, b) => {
-    const train = obs.filter((o) => blockOf(o) !== b);
-    const profile = fitProfile(s, train, transform);
-    return {
-      profile,
-      z0: percentileZ(profile, train, calc, percentile),
-      judge: timed(
-        s,
-        timeZone,
-        obs.filter((o) => blockOf(o) === b),
-      ),
-    };
-  });
-}
-
-/** For each persistence, the smallest margin that keeps the folds' alerts a week within the budget; then the best trade. */
-function fitMarginAndPersistence(fs: readonly Fold[], spec: LineSpec, budget: number, persistence: readonly number[]): Persistence {
-  const weeks = fs.reduce((a, f) => a + coveredWeeks(f.judge), 0);
-  let best: (Persistence & { score: number }) | null = null;
-  for (const maxSoft of persistence) {
-    let chosen: Persistence | null = null;
-    for (const margin of spec.calc === "=" ? [0] : MARGINS) {
-      const allowed = Math.max(MIN_ALLOWED_ALERTS, budget * BUDGET_SAFETY * Math.max(weeks, 1 / 7));
-      let alerts = 0;
-      for (const f of fs) {
-        if (alerts > allowed) break;
-        alerts += countAlerts(f.judge, thresholdTable(f.profile, f.z0 + margin, spec), spec, maxSoft, allowed - alerts);
-      }
-      const rate = alerts / Math.max(weeks, 1 / 7);
-      chosen = { maxSoft, margin, rate, within: alerts <= allowed };
-      if (chosen.within) break;
-    }
-    if (!chosen) continue;
-    const score = (chosen.within ? 0 : 1e6) + chosen.margin + PERSISTENCE_COST * (maxSoft - 1);
-    if (best === null || score < best.score) best = { ...chosen, score };
-  }
-  return best ?? { maxSoft: persistence[0] ?? 3, margin: 0, rate: 0, within: true };
-}
-
-/** Rounded threshold and, where needed, per-hour levels that keep the critical line inside the bounds too. */
-function finish(t: number | null, spec: LineSpec, period: Period): { value: number | null; levels: HourLevels } {
-  if (t === null || !Number.isFinite(t)) return { value: null, levels: null };
-  const { lo, hi } = spec.range;
-  let value: number;
-  if (spec.calc === "<") value = t > 0 ? roundWithin(t, (hi * 100) / (100 + spec.warning), "down") : roundSignificant(t);
-  else if (spec.calc === ">") value = t > 0 ? roundWithin(t, (lo * 100) / (100 - Math.min(spec.warning, 99)), "up") : roundSignificant(t);
-  else value = roundSignificant(t);
-  if (value <= 0) return { value, levels: null };
-  // The critical line lies further out than the warning line; pull it in (never past the warning) when it would leave the bounds.
-  if (spec.calc === "<" && Number.isFinite(hi) && (value * (100 + period.critical)) / 100 > hi) {
-    const critical = Math.max(period.warning, Math.floor(((hi / value) * 100 - 100) * 10) / 10);
-    return { value, levels: { warning: period.warning, critical } };
-  }
-  if (spec.calc === ">" && Number.isFinite(lo) && (value * (100 - period.critical)) / 100 < lo) {
-    const critical = Math.max(period.warning, Math.floor((100 - (lo / value) * 100) * 10) / 10);
-    return { value, levels: { warning: period.warning, critical } };
-  }
-  return { value, levels: null };
 }
 
 const DAY_TYPE_RULES: Record<Seasonality, number[][]> = {
