@@ -13,6 +13,7 @@ import { type Bounds, type DeclaredBounds, lineRange, resolveBounds } from "./bo
 import { fitMarginAndPersistence, folds, PERSISTENCE, type Persistence } from "./cross-validation.ts";
 import { finish, type LineSpec, percentileZ, thresholdTable } from "./lines.ts";
 import { fitProfile, type Transform } from "./profile.ts";
+import { roundSignificant, roundWithin } from "./round.ts";
 import { coveredWeeks, type Observation, timed } from "./samples.ts";
 import { chooseSeasonality, dayTypes, SEASONALITIES, type Seasonality, type Slot } from "./seasonality.ts";
 import { quantileSorted, sortedCopy } from "./stats.ts";
@@ -73,7 +74,8 @@ export interface Suggestion {
   /** Persistence: consecutive non-OK results before a state turns hard. */
   readonly maxSoft: number;
   readonly bounds: Bounds;
-  readonly history: { readonly weeks: number; readonly fitWeeks: number; readonly checkWeeks: number };
+  /** Weeks (and days) of history with data, of the fitting part and of the checking part; rounded to three digits. */
+  readonly history: { readonly weeks: number; readonly fitWeeks: number; readonly checkWeeks: number; readonly checkDays: number };
   readonly expected: ExpectedAlerts;
   /** Alerts a week while fitting (on the fitting part's own later stretch). */
   readonly fitAlertsPerWeek: number;
@@ -167,7 +169,7 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
       margin: 0,
       maxSoft: persistence[0] ?? policy.maxSoft,
       bounds,
-      history: { weeks: 0, fitWeeks: 0, checkWeeks: 0 },
+      history: { weeks: 0, fitWeeks: 0, checkWeeks: 0, checkDays: 0 },
       expected: { alertsPerWeek: 0, low: 0, high: 0, basis: "history" },
       fitAlertsPerWeek: 0,
       withinBudget: false,
@@ -275,9 +277,20 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
     margin: fitted.margin,
     maxSoft: fitted.maxSoft,
     bounds,
-    history: { weeks, fitWeeks: coveredWeeks(fitPart), checkWeeks: coveredWeeks(checkPart) },
-    expected,
-    fitAlertsPerWeek: fitted.rate,
+    history: {
+      weeks: roundSignificant(weeks),
+      fitWeeks: roundSignificant(coveredWeeks(fitPart)),
+      checkWeeks: roundSignificant(coveredWeeks(checkPart)),
+      checkDays: roundSignificant(coveredWeeks(checkPart) * 7),
+    },
+    // Rates as a person states them (two digits), the range rounded outwards so it still holds.
+    expected: {
+      ...expected,
+      alertsPerWeek: roundSignificant(expected.alertsPerWeek, 2),
+      low: expected.low === 0 ? 0 : roundWithin(expected.low, expected.low, "down", 2),
+      high: expected.high === 0 ? 0 : roundWithin(expected.high, expected.high, "up", 2),
+    },
+    fitAlertsPerWeek: roundSignificant(fitted.rate, 2),
     withinBudget: fitted.within && expected.low <= input.alertsPerWeek,
     notes,
   };

@@ -133,7 +133,7 @@ export function SuggestPanel({
             Expected on new data: about <strong>{formatNumber(s.expected.alertsPerWeek)}</strong> alerts a week (90 % range{" "}
             {formatNumber(s.expected.low)}–{formatNumber(s.expected.high)}),{" "}
             {s.expected.basis === "later-part"
-              ? `measured on the last ${formatNumber(s.history.checkWeeks * 7)} days, which the fit did not see`
+              ? `measured on the last ${formatNumber(s.history.checkDays)} days, which the fit did not see`
               : "measured on the history itself (too short to hold any back)"}
             {s.withinBudget ? "." : ": over the budget."}
           </p>
