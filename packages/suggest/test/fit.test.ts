@@ -26,6 +26,11 @@ describe("seasonality by evidence", () => {
         fiveMinute(28, (ts, i) => (isWeekend(ts) ? 10 : 100 + 50 * Math.sin(((hourOf(ts) - 8) / 24) * 2 * Math.PI)) + random(i)() * 5),
       expected: "weekday-weekend",
     },
+    {
+      name: "every day of the week its own level",
+      buckets: () => fiveMinute(28, (ts, i) => 50 + 30 * new Date(ts).getUTCDay() + random(i)() * 5),
+      expected: "hour-of-week",
+    },
   ] as const)("$name → $expected", ({ buckets, expected }) => {
     const s = fitSuggestion(input(buckets()));
     expect(s.seasonality).toBe(expected);
