@@ -4,7 +4,20 @@ const config: NextConfig = {
   // Separate build folders let several checkouts' dev servers and test runs build side by side.
   distDir: process.env.TIDEMARK_NEXT_DIST ?? ".next",
   // Workspace packages ship TypeScript source (create-t3-turbo's "internal packages").
-  transpilePackages: ["@tidemark/api", "@tidemark/db", "@tidemark/auth", "@tidemark/model", "@tidemark/expr", "@tidemark/thresholds", "@tidemark/protocol", "@tidemark/alerts", "@tidemark/bischeck", "@tidemark/config-render", "@tidemark/outbound", "@tidemark/suggest"],
+  transpilePackages: [
+    "@tidemark/api",
+    "@tidemark/db",
+    "@tidemark/auth",
+    "@tidemark/model",
+    "@tidemark/expr",
+    "@tidemark/thresholds",
+    "@tidemark/protocol",
+    "@tidemark/alerts",
+    "@tidemark/bischeck",
+    "@tidemark/config-render",
+    "@tidemark/outbound",
+    "@tidemark/suggest",
+  ],
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "@prisma/client"],
   // Type checking is `npm run typecheck` (one place for the whole repo), not a build step.
   typescript: { ignoreBuildErrors: true },
