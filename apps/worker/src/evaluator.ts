@@ -232,8 +232,8 @@ export class Evaluator {
     known: Map<number, ItemStateRow>,
   ): EvaluationRecord[] {
     const records: EvaluationRecord[] = [];
-    // Ingest refuses points from further ahead than this; one stored anyway (before it did, or by
-    // hand) must not become the newest state, or every present point would look older than it.
+    // Ingest refuses points from further ahead than this; a state stamped beyond it (stored before
+    // it did) must not make every present point look older than the last evaluated one.
     const horizon = Date.now() + MAX_FUTURE_SKEW_MS;
     for (const point of points) {
       const item = config.bySeriesId.get(point.seriesId);
@@ -241,7 +241,6 @@ export class Evaluator {
       // A result the worker made up for missing data is no data: it stays out of the window.
       const stale = point.status === STALE_STATUS;
       if (!stale) this.window.append(item.seriesKey, point.ts, point.value);
-      if (point.ts > horizon) continue;
       const plugin = point.status == null ? null : pluginState(point.status);
       const previous = states.get(point.seriesId) ?? known.get(point.seriesId);
       // A point older than the last evaluated one is stored but cannot rewind the state machine

@@ -25,6 +25,7 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
 
   "dashboard.overview": { inputs: none },
   "dashboard.items": { inputs: () => [{}] },
+  "dashboard.board": { inputs: () => [{}] },
   "dashboard.series": { inputs: (v) => [{ seriesId: v.seriesId, ...window() }], namesVictim: true },
 
   "config.hosts.list": { inputs: () => [{}] },
