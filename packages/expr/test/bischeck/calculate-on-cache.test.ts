@@ -41,7 +41,7 @@ describe("CalculateOnCacheTest.verifyServiceNull", () => {
   const data = new InMemorySeriesData();
   const k1 = seriesKey("host1null", "service1null", "service_item1null");
   // Appended oldest first: null, 24, null, 12 → [0]=12, [1]=null, [2]=24, [3]=null.
-  [null, 24, null, 12].forEach((v, i) => data.append(k1, NOW - (3 - i) * 1000, v));
+  for (const [i, v] of [null, 24, null, 12].entries()) data.append(k1, NOW - (3 - i) * 1000, v);
   data.append(seriesKey("host2null", "service2null", "service_item2null"), NOW, 100);
   const c1 = "host1null-service1null-service_item1null";
   const c2 = "host2null-service2null-service_item2null";
