@@ -1,5 +1,5 @@
 import { dateFacts, localTime } from "./calendar.ts";
-import { HOUR_MS, type HourValue, hourSpan, hourValue, interpolate, type ThresholdContext } from "./hours.ts";
+import { HOUR_MS, type HourValue, hourSpan, hourValue, interpolate, spanReadsTime, type ThresholdContext } from "./hours.ts";
 import { type PeriodSelection, selectPeriodForDate } from "./period.ts";
 import type { ThresholdPolicy } from "./policy.ts";
 import { boundaries } from "./states.ts";
@@ -53,6 +53,7 @@ export function thresholdCurve(policy: ThresholdPolicy, input: CurveInput): Thre
     periodIndex: new Int16Array(n).fill(-1),
   };
   const days = new Map<number, PeriodSelection>();
+  const atHourStart = policy.deviations?.includes("expressionsAtHourStart") === true;
   const hourValues = new Map<string, HourValue>();
 
   let i = 0;
@@ -74,7 +75,7 @@ export function thresholdCurve(policy: ThresholdPolicy, input: CurveInput): Thre
     }
 
     const { period, index } = selection;
-    const span = hourSpan(period, local.hour, hourStart, (hour, now) => {
+    const valueAt = (hour: number, now: number) => {
       const key = `${index}|${hour}|${now}`;
       let v = hourValues.get(key);
       if (v === undefined) {
@@ -82,12 +83,17 @@ export function thresholdCurve(policy: ThresholdPolicy, input: CurveInput): Thre
         hourValues.set(key, v);
       }
       return v;
-    });
+    };
+    // As evaluateThreshold: expressions that read time offsets are computed at each point's time
+    // (Bischeck's check time), unless the policy opts into computing them at the hour's start.
+    const perPoint = !atHourStart && spanReadsTime(period, local.hour);
+    const hourly = perPoint ? null : hourSpan(period, local.hour, hourStart, valueAt);
     for (; i < n; i++) {
       const ti = from + i * step;
       if (ti >= hourEnd) break;
       curve.timestamps[i] = ti;
       curve.periodIndex[i] = index;
+      const span = hourly ?? hourSpan(period, local.hour, hourStart, valueAt, ti);
       const threshold = interpolate(span, Math.floor((ti - hourStart) / 60_000));
       if (threshold === null) continue;
       const b = boundaries(period.calcMethod, threshold, span.warning, span.critical);
