@@ -1,6 +1,7 @@
 /** importBischeck: both files → Tidemark's Configuration, with policies attached to their items. */
 import { type Configuration, configurationSchema } from "@tidemark/model";
 import { type ThresholdPolicy, thresholdPolicySchema } from "@tidemark/thresholds/policy";
+import { calculationSites, checkExpression, type ExpressionSite, itemMacros, knownSeries } from "./check-expressions.ts";
 import { BischeckImportError, IssueCollector } from "./errors.ts";
 import { readBischeck } from "./read-bischeck.ts";
 import { describe, readThresholds } from "./read-thresholds.ts";
@@ -49,21 +50,33 @@ export function importBischeck(files: BischeckFiles): BischeckImport {
 
   const { configuration, templates, maxSoft } = bischeck;
   const warnings = [...bischeckCtx.warnings, ...thresholdsCtx.warnings];
+  const expressionSites: ExpressionSite[] = calculationSites(configuration);
   if (thresholds) {
     const attached = new Set<string>();
     const items = new Map(
       configuration.hosts.flatMap((h) =>
-        h.services.flatMap((s) => s.items.map((i) => [itemKey({ host: h.name, service: s.name, item: i.name }), i] as const)),
+        h.services.flatMap((s) =>
+          s.items.map((i) => [itemKey({ host: h.name, service: s.name, item: i.name }), { item: i, host: h }] as const),
+        ),
       ),
     );
     for (const def of thresholds.definitions) {
-      const item = items.get(itemKey(def.ref));
-      if (!item) {
+      const found = items.get(itemKey(def.ref));
+      if (!found) {
         warnings.push(
           `24thresholds.xml:${def.el.line}: <${def.el.name}>: ${describe(def.ref)} is not a service item in bischeck.xml; its thresholds are not imported`,
         );
         continue;
       }
+      const { item, host } = found;
+      const macros = itemMacros(host, def.ref.service, def.ref.item);
+      def.periods.forEach((period, p) => {
+        period.hours.entries.forEach((entry, hour) => {
+          if (entry?.kind !== "expression") return;
+          const where = `24thresholds.xml:${def.el.line}: <${def.el.name}> ${describe(def.ref)} period ${p + 1} hour ${hour}`;
+          expressionSites.push({ where, source: entry.source, macros });
+        });
+      });
       const policy: ThresholdPolicy = {
         periods: def.periods,
         holidays: structuredClone(thresholds.holidays),
@@ -94,6 +107,16 @@ export function importBischeck(files: BischeckFiles): BischeckImport {
       }))
       .filter((t) => t.members.length > 0);
     if (thresholdsCtx.errors.length > 0) throw new BischeckImportError(thresholdsCtx.errors);
+  }
+  const known = knownSeries(configuration);
+  const checkedSources = new Map<string, string[]>();
+  for (const site of expressionSites) {
+    // One table often repeats one expression in 24 hours: one warning per expression and item.
+    const key = `${site.macros.host}\u0000${site.macros.service}\u0000${site.macros.item}\u0000${site.source}`;
+    if (checkedSources.has(key)) continue;
+    const found = checkExpression(site, known);
+    checkedSources.set(key, found);
+    warnings.push(...found);
   }
   const checked = configurationSchema.safeParse(configuration);
   if (!checked.success) {

@@ -29,6 +29,7 @@ const SERVICE_FIELDS: ChildSpec = {
   sendserviceData: "?",
   url: "?",
   driver: "?",
+  notification: "?",
 };
 const ITEM_FIELDS: ChildSpec = {
   name: "?",
@@ -58,7 +59,8 @@ function defined<T extends object>(fields: T): Partial<T> {
 }
 
 class BischeckReader {
-  private readonly cacheTemplates = new Map<string, number | null>();
+  /** Cache templates by name: the `<purge><maxcount>` they set (null without one). */
+  private readonly cacheTemplates = new Map<string, { maxCount: number | null }>();
   private readonly itemTemplates = new Map<string, ItemDefinition>();
   private readonly serviceTemplates = new Map<string, { definition: ServiceDefinition; maxSoft: number | undefined }>();
   readonly templates = emptyTemplates();
@@ -85,7 +87,7 @@ class BischeckReader {
       serviceitemtemplate: "*",
       cachetemplate: "*",
     });
-    for (const el of top.all("cachetemplate")) this.define(this.cacheTemplates, el, this.readCacheBody(el, ["templatename"]));
+    for (const el of top.all("cachetemplate")) this.define(this.cacheTemplates, el, { maxCount: this.readCacheBody(el, ["templatename"]) });
     for (const el of top.all("serviceitemtemplate")) {
       this.begin(el);
       const children = readChildren(this.ctx, el, ITEM_FIELDS, ["templatename"]);
@@ -273,7 +275,15 @@ class BischeckReader {
     const schedules = c.all("schedule").map((s) => validated(this.ctx, s, scheduleSchema, fromBischeckSchedule(leafText(this.ctx, s))));
     if (schedules.length > 0) fields.schedules = schedules.filter((s): s is string => s !== null);
     const urlEl = c.one("url");
-    if (urlEl) fields.url = validated(this.ctx, urlEl, connectionUrlSchema, leafText(this.ctx, urlEl)) ?? undefined;
+    if (urlEl) fields.url = validated(this.ctx, urlEl, connectionUrlSchema, this.importUrl(urlEl, leafText(this.ctx, urlEl))) ?? undefined;
+    const notification = c.one("notification");
+    if (notification) {
+      readChildren(this.ctx, notification, { purge: "?" });
+      this.ctx.warn(
+        notification,
+        "<notification> (purging of notification history) is not imported: Tidemark keeps alert history by its retention policy",
+      );
+    }
     for (const tag of ["sendserver", "sendserviceData"]) {
       const el = c.one(tag);
       if (el) fields.sendServiceData = readBoolean(this.ctx, el) ?? undefined;
@@ -353,9 +363,9 @@ class BischeckReader {
     if (!templateEl) return this.readCacheBody(el, [], c);
     if (c.has("aggregate") || c.has("purge")) this.ctx.error(el, "<cache> has either a <template> or <aggregate>/<purge>, not both");
     const name = leafText(this.ctx, templateEl);
-    const value = this.cacheTemplates.get(name);
-    if (value === undefined) this.ctx.error(templateEl, `unknown cachetemplate "${name}"`);
-    return value ?? null;
+    const template = this.cacheTemplates.get(name);
+    if (template === undefined) this.ctx.error(templateEl, `unknown cachetemplate "${name}"`);
+    return template?.maxCount ?? null;
   }
 
   /** `<aggregate>`s are Bischeck's own rollups (Tidemark keeps hourly aggregates itself): warned, not kept. */
@@ -420,6 +430,23 @@ class BischeckReader {
     return maxsoft ? (readInteger(this.ctx, maxsoft, 1, 100) ?? undefined) : undefined;
   }
 
+  /**
+   * Bischeck's URL schemes: jdbc:postgresql: becomes the agent's postgres:// check; livestatus://
+   * and other jdbc: URLs are kept verbatim, the service disabled (nothing runs it), with a warning.
+   */
+  private importUrl(el: XmlElement, url: string): string {
+    const mapped = postgresFromJdbc(url);
+    if (mapped !== null) {
+      this.ctx.warn(el, `mapped ${redact(url)} to the agent's postgres check ${redact(mapped)}`);
+      return mapped;
+    }
+    if (/^(livestatus:\/\/|jdbc:)/.test(url)) {
+      const scheme = url.startsWith("jdbc:") ? `jdbc:${url.split(":")[1] ?? ""}` : "livestatus://";
+      this.ctx.warn(el, `${redact(url)} is kept but disabled: Tidemark has no ${scheme} check, nothing runs this service`);
+    }
+    return url;
+  }
+
   private warnInactive(c: Children, what: string): void {
     const el = c.one("inactive");
     if (el && readBoolean(this.ctx, el)) this.ctx.warn(el, `inactive ${what} imported as active: Tidemark has no inactive flag`);
@@ -432,6 +459,28 @@ class BischeckReader {
       this.ctx.warn(el, message);
     }
   }
+}
+
+/**
+ * `jdbc:postgresql://host[:port]/db?user=u&password=p` (JDBC's form) → `postgres://u:p@host:port/db`
+ * (the agent's libpq form); other parameters are kept as the query. Null for anything else.
+ */
+export function postgresFromJdbc(url: string): string | null {
+  const match = /^jdbc:postgresql:\/\/([^/?]+)(\/[^?]*)?(?:\?(.*))?$/.exec(url);
+  if (!match) return null;
+  const params = new URLSearchParams(match[3] ?? "");
+  const user = params.get("user");
+  const password = params.get("password");
+  params.delete("user");
+  params.delete("password");
+  const auth = user === null ? "" : `${encodeURIComponent(user)}${password === null ? "" : `:${encodeURIComponent(password)}`}@`;
+  const query = params.toString();
+  return `postgres://${auth}${match[1]}${match[2] ?? "/"}${query === "" ? "" : `?${query}`}`;
+}
+
+/** A URL for a warning: passwords are not repeated. */
+function redact(url: string): string {
+  return url.replace(/(password=)[^&]*/gi, "$1***").replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@");
 }
 
 export function readBischeck(root: XmlElement, ctx: IssueCollector): BischeckRead {
