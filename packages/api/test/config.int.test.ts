@@ -38,7 +38,8 @@ function constantPolicy(value: number, calcMethod: "<" | ">" = "<"): ThresholdPo
     ],
     holidays: [],
     nullState: "UNKNOWN",
-    maxSoft: 3,
+    // Bischeck's ServiceState: hard on the third problem result in a row.
+    maxSoft: 2,
     timeZone: "UTC",
   };
 }

@@ -22,7 +22,8 @@ export interface HardStateStep extends HardStateTrack {
  * UNKNOWN alike: switching between them keeps counting) adds one, and the result that finds the
  * count at `maxSoft` turns hard, i.e. the (maxSoft+1)-th problem in a row. While hard, every
  * problem result is hard at once (a hard WARNING that turns CRITICAL is a hard CRITICAL). An OK
- * result is hard at once and resets the count.
+ * result is hard at once and resets the count. `maxSoft` 0 (Tidemark's; Bischeck's files start at
+ * 1) makes every result hard at once.
  */
 export function nextHardState(prev: HardStateTrack, newState: State, maxSoft = 3): HardStateStep {
   let hardState: State;
@@ -30,7 +31,7 @@ export function nextHardState(prev: HardStateTrack, newState: State, maxSoft = 3
   if (newState === "OK") {
     hardState = "OK";
     count = 0;
-  } else if (prev.hardState !== "OK") {
+  } else if (prev.hardState !== "OK" || maxSoft <= 0) {
     hardState = newState;
     count = 0;
   } else if (prev.state === "OK" || prev.count === 0) {

@@ -92,8 +92,8 @@ export const thresholdPolicySchema = z.object({
   holidays: z.array(holidaySchema).max(100),
   /** State when the measured value is null (Bischeck default UNKNOWN). */
   nullState: stateSchema.default("UNKNOWN"),
-  /** Consecutive results before a state becomes hard (Bischeck default 3). */
-  maxSoft: z.number().int().min(1).max(100).default(3),
+  /** Bischeck's maxsoft (default 3): a problem turns hard on the (maxSoft+1)-th result in a row; 0 = at once. */
+  maxSoft: z.number().int().min(0).max(100).default(3),
   /** IANA time zone the hours and days are read in (Bischeck used the JVM's local zone). */
   timeZone: z.string().min(1).max(64).default("UTC"),
   /** Opt-in departures from Bischeck's behaviour (none by default). */

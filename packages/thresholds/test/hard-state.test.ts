@@ -136,4 +136,7 @@ describe("hard states as the issue states them", () => {
   it("maxSoft 1: the second problem result is hard", () => {
     expect(run([U, W, O], 1).map((s) => s.hardState)).toEqual([O, W, O]);
   });
+  it("maxSoft 0 (Tidemark's; Bischeck's files start at 1): every result is hard at once", () => {
+    expect(run([U, W, O], 0).map((s) => s.hardState)).toEqual([U, W, O]);
+  });
 });
