@@ -20,6 +20,8 @@ export interface BischeckImport {
   templates: BischeckTemplates;
   /** Things imported with a loss or skipped (never a reason to refuse the import). */
   warnings: string[];
+  /** URLs the import rewrote (jdbc:postgresql: → postgres://): mapped URL → the URL in the file. */
+  mappedUrls: Map<string, string>;
 }
 
 /** Parse and read one file, turning any thrown or collected problems into issues. */
@@ -48,7 +50,7 @@ export function importBischeck(files: BischeckFiles): BischeckImport {
   const errors = [...bischeckCtx.errors, ...thresholdsCtx.errors];
   if (errors.length > 0 || !bischeck) throw new BischeckImportError(errors);
 
-  const { configuration, templates, maxSoft } = bischeck;
+  const { configuration, templates, maxSoft, mappedUrls } = bischeck;
   const warnings = [...bischeckCtx.warnings, ...thresholdsCtx.warnings];
   const expressionSites: ExpressionSite[] = calculationSites(configuration);
   if (thresholds) {
@@ -131,5 +133,5 @@ export function importBischeck(files: BischeckFiles): BischeckImport {
       },
     ]);
   }
-  return { configuration: checked.data, templates, warnings };
+  return { configuration: checked.data, templates, warnings, mappedUrls };
 }

@@ -4,6 +4,7 @@
  * next to `<template>`). Element names and structure follow Bischeck's bischeck.xsd.
  */
 import { type Configuration, connectionUrlSchema, type Host, nameSchema, type Service, scheduleSchema } from "@tidemark/model";
+import { redactUrl } from "./directory.ts";
 import type { IssueCollector } from "./errors.ts";
 import {
   type Children,
@@ -52,6 +53,8 @@ export interface BischeckRead {
   templates: BischeckTemplates;
   /** `<state><maxsoft>` per service, keyed by templates.serviceKey. */
   maxSoft: Map<string, number>;
+  /** Mapped URL → the URL in the file. */
+  mappedUrls: Map<string, string>;
 }
 
 function defined<T extends object>(fields: T): Partial<T> {
@@ -65,6 +68,8 @@ class BischeckReader {
   private readonly serviceTemplates = new Map<string, { definition: ServiceDefinition; maxSoft: number | undefined }>();
   readonly templates = emptyTemplates();
   readonly maxSoft = new Map<string, number>();
+  /** URLs the import rewrote (jdbc:postgresql: → postgres://), mapped URL → Bischeck's. */
+  readonly mappedUrls = new Map<string, string>();
 
   /** Error count when an element's reading began: "missing" is not reported over an earlier, more precise error. */
   private readonly errorsAtStart = new WeakMap<XmlElement, number>();
@@ -437,12 +442,13 @@ class BischeckReader {
   private importUrl(el: XmlElement, url: string): string {
     const mapped = postgresFromJdbc(url);
     if (mapped !== null) {
-      this.ctx.warn(el, `mapped ${redact(url)} to the agent's postgres check ${redact(mapped)}`);
+      this.mappedUrls.set(mapped, url);
+      this.ctx.warn(el, `mapped ${redactUrl(url)} to the agent's postgres check ${redactUrl(mapped)}`);
       return mapped;
     }
     if (/^(livestatus:\/\/|jdbc:)/.test(url)) {
       const scheme = url.startsWith("jdbc:") ? `jdbc:${url.split(":")[1] ?? ""}` : "livestatus://";
-      this.ctx.warn(el, `${redact(url)} is kept but disabled: Tidemark has no ${scheme} check, nothing runs this service`);
+      this.ctx.warn(el, `${redactUrl(url)} is kept but disabled: Tidemark has no ${scheme} check, nothing runs this service`);
     }
     return url;
   }
@@ -478,11 +484,6 @@ export function postgresFromJdbc(url: string): string | null {
   return `postgres://${auth}${match[1]}${match[2] ?? "/"}${query === "" ? "" : `?${query}`}`;
 }
 
-/** A URL for a warning: passwords are not repeated. */
-function redact(url: string): string {
-  return url.replace(/(password=)[^&]*/gi, "$1***").replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@");
-}
-
 export function readBischeck(root: XmlElement, ctx: IssueCollector): BischeckRead {
   const reader = new BischeckReader(ctx);
   const configuration = reader.read(root);
@@ -490,5 +491,6 @@ export function readBischeck(root: XmlElement, ctx: IssueCollector): BischeckRea
     configuration,
     templates: reader.templates,
     maxSoft: reader.maxSoft,
+    mappedUrls: reader.mappedUrls,
   };
 }

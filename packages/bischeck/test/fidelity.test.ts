@@ -5,7 +5,7 @@
 import { evaluate, InMemorySeriesData } from "@tidemark/expr";
 import { evaluateThreshold } from "@tidemark/thresholds";
 import { describe, expect, it } from "vitest";
-import { BischeckImportError, exportBischeck, importBischeck } from "../src/index.ts";
+import { BischeckImportError, exportBischeck, filesFromDirectory, formatPreview, importBischeck, importPreview } from "../src/index.ts";
 import { postgresFromJdbc } from "../src/read-bischeck.ts";
 import { miniBischeck, must, repositorySets, thresholdsFor } from "./fixtures.ts";
 
@@ -181,4 +181,47 @@ it("an imported calculation evaluates with Bischeck's names (aggregated series, 
   data.append("10.0.0.1-ping-rtt", 0, 4);
   data.append("G1BS01-Beam35UTsonline/H/avg/weekend-UTsonline", 0, 6);
   expect(evaluate("avg(10.0.0.1-ping-rtt[0], G1BS01-Beam35UTsonline/H/avg/weekend-UTsonline[0])", { now: 0, data })).toBe(5);
+});
+
+describe("a whole configuration directory", () => {
+  it("reads bischeck.xml and 24thresholds.xml and names the other files", () => {
+    const { files, notes } = filesFromDirectory([
+      { name: "etc/bischeck.xml", text: miniBischeck },
+      { name: "servers.xml", text: "<servers/>" },
+      { name: "properties.xml", text: "<properties/>" },
+    ]);
+    expect(files).toEqual({ bischeckXml: miniBischeck, thresholdsXml: undefined });
+    expect(notes).toEqual([
+      expect.stringMatching(/^properties\.xml is not imported/),
+      expect.stringMatching(/^servers\.xml .* is not imported/),
+    ]);
+    expect(filesFromDirectory([{ name: "24thresholds.xml", text: "" }]).files).toBeNull();
+  });
+
+  it("previews each service as kept, mapped or disabled", () => {
+    const xml = miniBischeck.replace(
+      "  </host>",
+      `    <service>
+      <name>db</name>
+      <schedule>5M</schedule>
+      <url>jdbc:postgresql://db/app?user=u&amp;password=p</url>
+      <serviceitem><name>rows</name><execstatement>select 1</execstatement></serviceitem>
+    </service>
+    <service>
+      <name>live</name>
+      <schedule>5M</schedule>
+      <url>livestatus://monitor:6557</url>
+      <serviceitem><name>load</name><execstatement>GET hosts</execstatement></serviceitem>
+    </service>
+  </host>`,
+    );
+    const result = importBischeck({ bischeckXml: xml });
+    const preview = importPreview(result);
+    expect(preview.counts).toEqual({ kept: 1, mapped: 1, disabled: 1 });
+    expect(preview.services.find((s) => s.service === "db")).toMatchObject({ fate: "mapped", url: "postgres://u:p@db/app" });
+    const text = formatPreview(result, preview, []);
+    expect(text).toContain("services: 1 kept, 1 mapped, 1 disabled");
+    expect(text).toContain("mapped   h-db: postgres://u:***@db/app (was jdbc:postgresql://db/app?user=u&password=***)");
+    expect(text).toContain("disabled h-live: livestatus://monitor:6557");
+  });
 });
