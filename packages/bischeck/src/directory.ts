@@ -1,5 +1,6 @@
 /**
- * A whole Bischeck configuration directory (etc/): which files the import reads, and a preview of
+ * A whole Bischeck configuration directory (etc/): which files the import reads (bischeck.xml,
+ * 24thresholds.xml, properties.xml), and a preview of
  * what happens to each service — kept (runs as in Bischeck), mapped (runs through another check,
  * e.g. jdbc:postgresql: → postgres://) or disabled (kept but not run: livestatus://, other jdbc:).
  * Pure: the CLI and the UI hand in the files' names and text.
@@ -17,7 +18,6 @@ export interface DirectoryFile {
 const OTHER_FILES: Readonly<Record<string, string>> = {
   "servers.xml":
     "servers.xml (where Bischeck sent results: Nagios NSCA, Graphite, …) is not imported: Tidemark keeps results itself; see docs/bischeck.md for notification webhooks and Prometheus",
-  "properties.xml": "properties.xml is not imported: set notFullListParse and the other settings on the policies (docs/bischeck.md)",
   "urlservices.xml": "urlservices.xml is not imported: Tidemark knows its URL schemes (shell, bischeck, http(s), postgres)",
 };
 
@@ -32,12 +32,13 @@ export function filesFromDirectory(entries: readonly DirectoryFile[]): Directory
   const byName = new Map(entries.map((e) => [e.name.split(/[\\/]/).at(-1) ?? e.name, e.text]));
   const bischeckXml = byName.get("bischeck.xml");
   const thresholdsXml = byName.get("24thresholds.xml");
+  const propertiesXml = byName.get("properties.xml");
   const notes: string[] = [];
   for (const name of [...byName.keys()].sort()) {
-    if (name === "bischeck.xml" || name === "24thresholds.xml") continue;
+    if (name === "bischeck.xml" || name === "24thresholds.xml" || name === "properties.xml") continue;
     notes.push(OTHER_FILES[name] ?? `${name} is not a Bischeck configuration file Tidemark reads`);
   }
-  return { files: bischeckXml === undefined ? null : { bischeckXml, thresholdsXml }, notes };
+  return { files: bischeckXml === undefined ? null : { bischeckXml, thresholdsXml, propertiesXml }, notes };
 }
 
 export type ServiceFate = "kept" | "mapped" | "disabled";

@@ -4,6 +4,7 @@ import { type ThresholdPolicy, thresholdPolicySchema } from "@tidemark/threshold
 import { calculationSites, checkExpression, type ExpressionSite, itemMacros, knownSeries } from "./check-expressions.ts";
 import { BischeckImportError, IssueCollector } from "./errors.ts";
 import { readBischeck } from "./read-bischeck.ts";
+import { readProperties } from "./read-properties.ts";
 import { describe, readThresholds } from "./read-thresholds.ts";
 import { type BischeckTemplates, itemKey, serviceKey } from "./templates.ts";
 import { parseXml } from "./xml.ts";
@@ -13,6 +14,8 @@ export interface BischeckFiles {
   bischeckXml: string;
   /** The text of 24thresholds.xml; omit when there is none (no item then has a policy). */
   thresholdsXml?: string;
+  /** The text of properties.xml, for notFullListParse; omit when there is none. */
+  propertiesXml?: string;
 }
 
 export interface BischeckImport {
@@ -47,11 +50,16 @@ export function importBischeck(files: BischeckFiles): BischeckImport {
     files.thresholdsXml === undefined
       ? null
       : readFile(thresholdsCtx, files.thresholdsXml, "twenty4threshold", (root) => readThresholds(root, thresholdsCtx));
-  const errors = [...bischeckCtx.errors, ...thresholdsCtx.errors];
+  const propertiesCtx = new IssueCollector("properties.xml");
+  const properties =
+    files.propertiesXml === undefined
+      ? null
+      : readFile(propertiesCtx, files.propertiesXml, "properties", (root) => readProperties(root, propertiesCtx));
+  const errors = [...bischeckCtx.errors, ...thresholdsCtx.errors, ...propertiesCtx.errors];
   if (errors.length > 0 || !bischeck) throw new BischeckImportError(errors);
 
   const { configuration, templates, maxSoft, mappedUrls } = bischeck;
-  const warnings = [...bischeckCtx.warnings, ...thresholdsCtx.warnings];
+  const warnings = [...bischeckCtx.warnings, ...thresholdsCtx.warnings, ...propertiesCtx.warnings];
   const expressionSites: ExpressionSite[] = calculationSites(configuration);
   if (thresholds) {
     const attached = new Set<string>();
@@ -85,6 +93,7 @@ export function importBischeck(files: BischeckFiles): BischeckImport {
         nullState: "UNKNOWN",
         maxSoft: maxSoft.get(serviceKey(def.ref)) ?? 3,
         timeZone: "UTC",
+        ...(properties?.notFullListParse ? { notFullListParse: true } : {}),
       };
       const checked = thresholdPolicySchema.safeParse(policy);
       if (!checked.success) {

@@ -183,6 +183,24 @@ it("an imported calculation evaluates with Bischeck's names (aggregated series, 
   expect(evaluate("avg(10.0.0.1-ping-rtt[0], G1BS01-Beam35UTsonline/H/avg/weekend-UTsonline[0])", { now: 0, data })).toBe(5);
 });
 
+describe("properties.xml", () => {
+  const properties = (value: string) =>
+    `<properties>\n  <property><key>pidfile</key><value>/var/tmp/b.pid</value></property>\n  <property><key>notFullListParse</key><value>${value}</value></property>\n</properties>`;
+  it.each([
+    ["true", true],
+    ["TRUE", true],
+    ["false", undefined],
+  ])("notFullListParse %s gives the policies notFullListParse %s; other properties are named", (value, expected) => {
+    const { configuration, warnings } = importBischeck({
+      bischeckXml: miniBischeck,
+      thresholdsXml: thresholdsFor(Array.from({ length: 24 }, () => "    <hour>10</hour>").join("\n")),
+      propertiesXml: properties(value),
+    });
+    expect(configuration.hosts[0]?.services[0]?.items[0]?.policy?.notFullListParse).toBe(expected);
+    expect(warnings).toContainEqual(expect.stringMatching(/^properties\.xml:1: <properties>: properties not imported .*: pidfile$/));
+  });
+});
+
 describe("a whole configuration directory", () => {
   it("reads bischeck.xml and 24thresholds.xml and names the other files", () => {
     const { files, notes } = filesFromDirectory([
@@ -190,11 +208,8 @@ describe("a whole configuration directory", () => {
       { name: "servers.xml", text: "<servers/>" },
       { name: "properties.xml", text: "<properties/>" },
     ]);
-    expect(files).toEqual({ bischeckXml: miniBischeck, thresholdsXml: undefined });
-    expect(notes).toEqual([
-      expect.stringMatching(/^properties\.xml is not imported/),
-      expect.stringMatching(/^servers\.xml .* is not imported/),
-    ]);
+    expect(files).toEqual({ bischeckXml: miniBischeck, thresholdsXml: undefined, propertiesXml: "<properties/>" });
+    expect(notes).toEqual([expect.stringMatching(/^servers\.xml .* is not imported/)]);
     expect(filesFromDirectory([{ name: "24thresholds.xml", text: "" }]).files).toBeNull();
   });
 

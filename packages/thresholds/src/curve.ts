@@ -1,5 +1,5 @@
 import { dateFacts, localTime } from "./calendar.ts";
-import { HOUR_MS, type HourValue, hourSpan, hourValue, interpolate, spanReadsTime, type ThresholdContext } from "./hours.ts";
+import { HOUR_MS, type HourValue, hourSpan, hourValue, interpolate, policyContext, spanReadsTime, type ThresholdContext } from "./hours.ts";
 import { type PeriodSelection, selectPeriodForDate } from "./period.ts";
 import type { ThresholdPolicy } from "./policy.ts";
 import { boundaries } from "./states.ts";
@@ -36,7 +36,8 @@ export const MAX_CURVE_POINTS = 1_000_000;
  * every point. A DST shift that is not on a local hour boundary is picked up at the next hour.
  */
 export function thresholdCurve(policy: ThresholdPolicy, input: CurveInput): ThresholdCurve {
-  const { from, to, step, context } = input;
+  const { from, to, step } = input;
+  const context = policyContext(policy, input.context);
   if (!(step > 0) || !Number.isFinite(from) || !Number.isFinite(to) || to < from) {
     throw new RangeError("thresholdCurve needs finite from ≤ to and a positive step");
   }

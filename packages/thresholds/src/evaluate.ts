@@ -1,6 +1,6 @@
 import type { ExprError } from "@tidemark/expr";
 import { type LocalTime, localTime } from "./calendar.ts";
-import { hourSpan, hourValue, interpolate, type ThresholdContext } from "./hours.ts";
+import { hourSpan, hourValue, interpolate, policyContext, type ThresholdContext } from "./hours.ts";
 import { type PeriodRule, periodForDate } from "./period.ts";
 import type { CalcMethod, State, ThresholdPolicy } from "./policy.ts";
 import { type Boundaries, boundaries, classify, explain } from "./states.ts";
@@ -87,7 +87,8 @@ export function evaluateThreshold(policy: ThresholdPolicy, input: EvaluateThresh
   const { period, index, rule } = selection;
   const hourStart = input.at - (local.minute * 60_000 + local.msInMinute);
   const checkTime = policy.deviations?.includes("expressionsAtHourStart") ? undefined : input.at;
-  const span = hourSpan(period, local.hour, hourStart, (hour, now) => hourValue(period, hour, now, input.context), checkTime);
+  const context = policyContext(policy, input.context);
+  const span = hourSpan(period, local.hour, hourStart, (hour, now) => hourValue(period, hour, now, context), checkTime);
   const threshold = interpolate(span, local.minute);
   const error = span.from.error ?? span.to.error;
 

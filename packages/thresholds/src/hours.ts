@@ -48,6 +48,15 @@ export interface HourValue {
 
 const NULL_HOUR: HourValue = { value: null, error: null };
 
+/** The context with the policy's notFullListParse applied (the same object when nothing changes). */
+export function policyContext(
+  policy: { notFullListParse?: boolean | undefined },
+  context: ThresholdContext | undefined,
+): ThresholdContext | undefined {
+  if (policy.notFullListParse === undefined || context === undefined || context.dropNulls !== undefined) return context;
+  return { ...context, dropNulls: policy.notFullListParse };
+}
+
 /**
  * T[hour] of a period, an expression evaluated with the given `now`; Bischeck's behaviour on a
  * failing expression (a null threshold) is kept, with the error reported.

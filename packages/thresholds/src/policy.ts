@@ -96,6 +96,12 @@ export const thresholdPolicySchema = z.object({
   maxSoft: z.number().int().min(0).max(100).default(3),
   /** IANA time zone the hours and days are read in (Bischeck used the JVM's local zone). */
   timeZone: z.string().min(1).max(64).default("UTC"),
+  /**
+   * Bischeck's notFullListParse (properties.xml, true in its shipped files): nulls are removed from
+   * ranges and skipped by list functions instead of making the expression null. A context's
+   * explicit `dropNulls` wins.
+   */
+  notFullListParse: z.boolean().optional(),
   /** Opt-in departures from Bischeck's behaviour (none by default). */
   deviations: z.array(deviationSchema).max(8).optional(),
 });

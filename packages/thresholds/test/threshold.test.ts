@@ -182,6 +182,19 @@ describe("expression hours", () => {
     });
   });
 
+  it("the policy's notFullListParse skips nulls in lists (Bischeck's properties.xml setting)", () => {
+    const gaps = new InMemorySeriesData();
+    gaps.append("web-http-resp", utc(2024, 3, 13, 10, 0), null);
+    gaps.append("web-http-resp", utc(2024, 3, 13, 10, 1), 300);
+    const avg = policy({ periods: [period({ hours: hours(Array.from({ length: 24 }, () => e("avg(web-http-resp[0:1])"))) })] });
+    const at = utc(2024, 3, 13, 10, 30);
+    expect(evaluateThreshold(avg, { at, value: 1, context: { data: gaps } }).threshold).toBeNull();
+    expect(evaluateThreshold({ ...avg, notFullListParse: true }, { at, value: 1, context: { data: gaps } }).threshold).toBe(300);
+    expect(
+      evaluateThreshold({ ...avg, notFullListParse: true }, { at, value: 1, context: { data: gaps, dropNulls: false } }).threshold,
+    ).toBeNull();
+  });
+
   it("a failing expression is a null threshold, with the error reported", () => {
     const broken = policy({ periods: [period({ hours: hours(Array.from({ length: 24 }, () => e("nope-nope-nope[0]"))) })] });
     const r = evaluateThreshold(broken, { at: AT, value: 5, context });

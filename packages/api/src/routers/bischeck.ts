@@ -21,6 +21,7 @@ const filesSchema = z.object({
   thresholdsXml: z.string().max(20_000_000).optional(),
   /** Which agent runs the imported hosts' services (first matching rule); none: they run nowhere until assigned. */
   agentRules: z.array(hostAgentRuleSchema).max(100).default([]),
+  propertiesXml: z.string().max(1_000_000).optional(),
   /** Names of the other files of a chosen directory (servers.xml, …): the preview says what becomes of them. */
   otherFiles: z.array(z.string().max(256)).max(100).optional(),
 });

@@ -21,6 +21,7 @@ export function BischeckImport() {
   const trpc = useTRPC();
   const [bischeckXml, setBischeckXml] = useState<string | null>(null);
   const [thresholdsXml, setThresholdsXml] = useState<string | null>(null);
+  const [propertiesXml, setPropertiesXml] = useState<string | null>(null);
   const [otherFiles, setOtherFiles] = useState<string[]>([]);
   const [directoryProblem, setDirectoryProblem] = useState<string | null>(null);
   const preview = useMutation(trpc.bischeck.previewImport.mutationOptions());
@@ -30,7 +31,9 @@ export function BischeckImport() {
   const agentRules = rules.flatMap((r) =>
     r.agentId && r.hostPattern.trim() ? [{ hostPattern: r.hostPattern.trim(), agentId: r.agentId }] : [],
   );
-  const files = bischeckXml ? { bischeckXml, thresholdsXml: thresholdsXml ?? undefined, agentRules, otherFiles } : null;
+  const files = bischeckXml
+    ? { bischeckXml, thresholdsXml: thresholdsXml ?? undefined, propertiesXml: propertiesXml ?? undefined, agentRules, otherFiles }
+    : null;
   const setRule = (index: number, rule: Partial<(typeof rules)[number]>) => {
     setRules((all) => all.map((r, i) => (i === index ? { ...r, ...rule } : r)));
     preview.reset();
@@ -41,10 +44,12 @@ export function BischeckImport() {
     const chosen = [...(list ?? [])].filter((f) => f.name.endsWith(".xml") && !f.webkitRelativePath.split("/").slice(1, -1).length);
     const bischeck = chosen.find((f) => f.name === "bischeck.xml");
     const thresholds = chosen.find((f) => f.name === "24thresholds.xml");
+    const properties = chosen.find((f) => f.name === "properties.xml");
     setDirectoryProblem(bischeck ? null : "The directory has no bischeck.xml.");
     setBischeckXml(bischeck ? await bischeck.text() : null);
     setThresholdsXml(thresholds ? await thresholds.text() : null);
-    setOtherFiles(chosen.filter((f) => f !== bischeck && f !== thresholds).map((f) => f.name));
+    setPropertiesXml(properties ? await properties.text() : null);
+    setOtherFiles(chosen.filter((f) => f !== bischeck && f !== thresholds && f !== properties).map((f) => f.name));
     preview.reset();
     commit.reset();
   }
