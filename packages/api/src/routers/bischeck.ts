@@ -45,7 +45,7 @@ function outline(configuration: Configuration, rules: z.infer<typeof filesSchema
     name: h.name,
     services: h.services.map((s) => ({
       name: s.name,
-      url: s.url,
+      url: redactUrl(s.url),
       schedules: s.schedules,
       /** "server" for calculations, the agent's name, or null: it would run nowhere. */
       runsOn: s.url.startsWith("bischeck://") ? "server" : (agentNames.get(agentForHost(rules, h.name) ?? "") ?? null),
