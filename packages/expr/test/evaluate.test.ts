@@ -43,6 +43,18 @@ describe("references against a one-point-a-minute series (0..99, 99 newest at no
     expect(evaluate("avg(h-s-i[-10S:-20S])", ctx(data))).toBe(99);
   });
 
+  it("with points 1 s off the minute, a time range maps each end to its nearest point (a timestamp filter would give 7.5)", () => {
+    const off = new InMemorySeriesData();
+    for (let k = 1; k <= 5; k++) off.append("h-s-i", NOW - k * MINUTE + 1000, 11 - k);
+    // -2M is nearest the point 119 s old (9), -4M the one 239 s old (7): avg(9, 8, 7).
+    expect(evaluate("avg(h-s-i[-2M:-4M])", ctx(off))).toBe(8);
+  });
+
+  it("a series whose newest point is three days old has no value 5 minutes ago (Bischeck: null)", () => {
+    const old = seriesWith([4, 5, 6]);
+    expect(evaluate("h-s-i[-5M]", ctx(old, { now: NOW + 3 * 24 * 60 * MINUTE }))).toBeNull();
+  });
+
   it("a time offset counts back from the context's now", () => {
     expect(evaluate("h-s-i[-10M]", ctx(data, { now: NOW - 30 * MINUTE }))).toBe(59);
   });
