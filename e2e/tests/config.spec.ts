@@ -137,11 +137,13 @@ test("imports the Bischeck example files after a preview, and refuses broken one
 
 test("imports a whole Bischeck directory with a preview of kept, mapped and disabled services", async ({ page }) => {
   const dir = mkdtempSync(path.join(tmpdir(), "bischeck-etc-"));
+  // A host of its own per run: both projects (desktop, phone) import into the same organisation.
+  const host = `dirhost${crypto.randomUUID().slice(0, 8)}`;
   const service = (name: string, url: string, exec: string) =>
     `<service><name>${name}</name><schedule>5M</schedule><url>${url}</url><serviceitem><name>i</name><execstatement>${exec}</execstatement></serviceitem></service>`;
   writeFileSync(
     path.join(dir, "bischeck.xml"),
-    `<bischeck><host><name>dirhost</name>${service("ping", "shell://localhost", "check_ping")}${service(
+    `<bischeck><host><name>${host}</name>${service("ping", "shell://localhost", "check_ping")}${service(
       "rows",
       "jdbc:postgresql://db/app?user=mon&amp;password=secret",
       "select 1",
@@ -160,10 +162,10 @@ test("imports a whole Bischeck directory with a preview of kept, mapped and disa
   await expect(preview).toContainText("Will create 1 hosts, 3 services, 3 service items and 0 threshold policies");
   await expect(preview).toContainText("1 kept (run as in Bischeck), 1 mapped (run by another check), 1 disabled (kept, not run)");
   const changed = preview.getByRole("table", { name: "Mapped and disabled services" });
-  await expect(changed.getByRole("row", { name: /dirhost-rows/ })).toContainText(
+  await expect(changed.getByRole("row", { name: new RegExp(`${host}-rows`) })).toContainText(
     "postgres://mon:***@db/app (was jdbc:postgresql://db/app?user=mon&password=***)",
   );
-  await expect(changed.getByRole("row", { name: /dirhost-live/ })).toContainText("disabled");
+  await expect(changed.getByRole("row", { name: new RegExp(`${host}-live`) })).toContainText("disabled");
   await expect(preview.getByRole("list", { name: "Files not read" })).toContainText("servers.xml");
   await expect(preview).not.toContainText("secret");
   await page.getByRole("button", { name: "Confirm import" }).click();
