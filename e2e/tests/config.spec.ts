@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
@@ -131,4 +133,41 @@ test("imports the Bischeck example files after a preview, and refuses broken one
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: /Download bischeck.xml/ }).click();
   expect((await download).suggestedFilename()).toBe("bischeck.xml");
+});
+
+test("imports a whole Bischeck directory with a preview of kept, mapped and disabled services", async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "bischeck-etc-"));
+  // A host of its own per run: both projects (desktop, phone) import into the same organisation.
+  const host = `dirhost${crypto.randomUUID().slice(0, 8)}`;
+  const service = (name: string, url: string, exec: string) =>
+    `<service><name>${name}</name><schedule>5M</schedule><url>${url}</url><serviceitem><name>i</name><execstatement>${exec}</execstatement></serviceitem></service>`;
+  writeFileSync(
+    path.join(dir, "bischeck.xml"),
+    `<bischeck><host><name>${host}</name>${service("ping", "shell://localhost", "check_ping")}${service(
+      "rows",
+      "jdbc:postgresql://db/app?user=mon&amp;password=secret",
+      "select 1",
+    )}${service("live", "livestatus://monitor:6557", "GET hosts")}</host></bischeck>`,
+  );
+  writeFileSync(
+    path.join(dir, "properties.xml"),
+    "<properties><property><key>notFullListParse</key><value>true</value></property></properties>",
+  );
+  writeFileSync(path.join(dir, "servers.xml"), "<servers/>");
+
+  await page.goto("/import");
+  await page.getByLabel("Bischeck directory").setInputFiles(dir);
+  await page.getByRole("button", { name: "Preview import" }).click();
+  const preview = page.getByLabel("Import preview");
+  await expect(preview).toContainText("Will create 1 hosts, 3 services, 3 service items and 0 threshold policies");
+  await expect(preview).toContainText("1 kept (run as in Bischeck), 1 mapped (run by another check), 1 disabled (kept, not run)");
+  const changed = preview.getByRole("table", { name: "Mapped and disabled services" });
+  await expect(changed.getByRole("row", { name: new RegExp(`${host}-rows`) })).toContainText(
+    "postgres://mon:***@db/app (was jdbc:postgresql://db/app?user=mon&password=***)",
+  );
+  await expect(changed.getByRole("row", { name: new RegExp(`${host}-live`) })).toContainText("disabled");
+  await expect(preview.getByRole("list", { name: "Files not read" })).toContainText("servers.xml");
+  await expect(preview).not.toContainText("secret");
+  await page.getByRole("button", { name: "Confirm import" }).click();
+  await expect(page.getByRole("status")).toContainText("3 services, 3 items");
 });

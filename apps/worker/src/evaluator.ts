@@ -260,7 +260,8 @@ export class Evaluator {
       if (state === null && previous) state = "OK";
       if (state === null) continue;
       const track = previous ? { state: previous.state, hardState: previous.hardState, count: previous.softCount } : INITIAL_HARD_STATE;
-      const step = nextHardState(track, state, stale ? 1 : (item.policy?.maxSoft ?? PLUGIN_MAX_SOFT));
+      // maxSoft 0: hard at once (Bischeck's ServiceState turns hard on the (maxSoft+1)-th problem).
+      const step = nextHardState(track, state, stale ? 0 : (item.policy?.maxSoft ?? PLUGIN_MAX_SOFT));
       const changed = !previous || previous.state !== step.state || step.hardChanged;
       records.push(new EvaluatedPoint(point.seriesId, point.ts, point.value, step, result, changed, point.status, point.output));
       states.set(point.seriesId, {

@@ -38,7 +38,9 @@ export function sourceNeeds(source: string, macros: Macros, into: HistoryNeeds =
         mergeNeed(into, r.series, { count: Math.max(...r.indices) + 1 });
         break;
       case "indexRange":
-        mergeNeed(into, r.series, { count: Math.max(r.from, r.to) + 1 });
+        // `[i:END]` (and ols) read everything the window holds.
+        if (r.to === "END") mergeNeed(into, r.series, { count: r.from + 1, toOldest: true });
+        else mergeNeed(into, r.series, { count: Math.max(r.from, r.to) + 1 });
         break;
       case "nearest":
         mergeNeed(into, r.series, { lookbackMs: Math.abs(r.offsetMs) });

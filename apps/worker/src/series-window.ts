@@ -87,15 +87,22 @@ export class SeriesWindow implements SeriesData {
   }
 
   byIndexRange(series: string, from: number, to: number): readonly (number | null)[] {
-    const h = this.held.get(series);
-    return h ? h.data.byIndexRange(series, from, to) : Array.from({ length: to - from + 1 }, () => null);
+    return this.held.get(series)?.data.byIndexRange(series, from, to) ?? [];
+  }
+
+  indexAt(series: string, atMs: number): number | null {
+    return this.held.get(series)?.data.indexAt(series, atMs) ?? null;
+  }
+
+  pointsByIndexRange(series: string, from: number, to: number): { ts: number[]; values: (number | null)[] } {
+    return this.held.get(series)?.data.pointsByIndexRange(series, from, to) ?? { ts: [], values: [] };
   }
 
   nearest(series: string, atMs: number): number | null {
     return this.held.get(series)?.data.nearest(series, atMs) ?? null;
   }
 
-  timeRange(series: string, fromMs: number, toMs: number | null, max?: number): readonly (number | null)[] {
+  timeRange(series: string, fromMs: number | null, toMs: number | null, max?: number): readonly (number | null)[] {
     return this.held.get(series)?.data.timeRange(series, fromMs, toMs, max) ?? [];
   }
 }

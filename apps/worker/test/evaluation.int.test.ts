@@ -22,7 +22,8 @@ function policy(entry: ThresholdPolicy["periods"][number]["hours"]["entries"][nu
     periods: [{ months: [], weeks: [], calcMethod, warning: 10, critical: 30, hours: hours(entry) }],
     holidays: [],
     nullState: "UNKNOWN",
-    maxSoft: 3,
+    // Bischeck's ServiceState: hard on the (maxSoft+1)-th problem in a row, i.e. the third here.
+    maxSoft: 2,
     timeZone: "UTC",
   };
 }
@@ -69,11 +70,11 @@ describe("from ingest to states", () => {
     const evaluated: EvaluationRecord[] = [];
     await drainQueue(newEvaluator(evaluated));
     expect(evaluated.filter((r) => r.value !== null).map((r) => [r.state, r.hardState, r.softCount])).toEqual([
-      ["OK", "OK", 1],
-      ["OK", "OK", 2],
+      ["OK", "OK", 0],
+      ["OK", "OK", 0],
       ["CRITICAL", "OK", 1],
       ["CRITICAL", "OK", 2],
-      ["CRITICAL", "CRITICAL", 3],
+      ["CRITICAL", "CRITICAL", 0],
     ]);
     expect(await changes(org)).toEqual([
       { key: "h-s-latency", ts: minute(0), state: "OK", hard: false, value: 50, threshold: 100 },
@@ -150,8 +151,9 @@ describe("from ingest to states", () => {
     });
     const evaluated: EvaluationRecord[] = [];
     await drainQueue(newEvaluator(evaluated));
-    // Point 0 has no [1]: no threshold (OK, NA); points 1 and 2 read 100 (and null); point 3: T = 100, 20 < 0.7·100.
-    expect(evaluated.map((r) => r.threshold)).toEqual([null, null, 100, 100]);
+    // Point 0 has no [1]: no threshold (OK, NA); point 1 reads [100] (Bischeck's cache returns the
+    // indices that exist), point 2 reads 100 and 100; point 3: T = 100, 20 < 0.7·100.
+    expect(evaluated.map((r) => r.threshold)).toEqual([null, 100, 100, 100]);
     expect(evaluated.map((r) => r.state)).toEqual(["OK", "OK", "OK", "CRITICAL"]);
   });
 
@@ -223,7 +225,7 @@ describe("several workers side by side", () => {
     await drainQueue(workerA);
     expect(a.map((r) => [r.softCount, r.hardState])).toEqual([
       [1, "OK"],
-      [3, "CRITICAL"],
+      [0, "CRITICAL"],
     ]);
     expect(b.map((r) => [r.softCount, r.hardState])).toEqual([[2, "OK"]]);
   });

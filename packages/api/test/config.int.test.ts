@@ -38,7 +38,8 @@ function constantPolicy(value: number, calcMethod: "<" | ">" = "<"): ThresholdPo
     ],
     holidays: [],
     nullState: "UNKNOWN",
-    maxSoft: 3,
+    // Bischeck's ServiceState: hard on the third problem result in a row.
+    maxSoft: 2,
     timeZone: "UTC",
   };
 }
@@ -321,6 +322,32 @@ describe("Bischeck import and export", () => {
       policies: preview.counts.policies,
     });
     expect(exported.bischeckXml).toContain("<name>localhost</name>");
+  });
+
+  it("50 000-deep XML is a positioned problem in the preview and a 400 on commit, never a 500", async () => {
+    const { caller } = await callerFor("editor");
+    const deep = { bischeckXml: `<bischeck>\n${"<host>".repeat(50_000)}${"</host>".repeat(50_000)}</bischeck>` };
+    const preview = await caller.bischeck.previewImport(deep);
+    expect(preview).toMatchObject({
+      ok: false,
+      issues: [{ file: "bischeck.xml", line: 2, message: expect.stringMatching(/deeper than 100/) }],
+    });
+    await expect(caller.bischeck.commitImport(deep)).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  it("previews which services are kept, mapped to another check or kept disabled, and the files not read", async () => {
+    const { caller } = await callerFor("editor");
+    const bischeckXml = files.bischeckXml.replace(
+      "</host>",
+      "<service><name>live</name><schedule>5M</schedule><url>livestatus://m:6557</url><serviceitem><name>i</name><execstatement>GET hosts</execstatement></serviceitem></service></host>",
+    );
+    const preview = await caller.bischeck.previewImport({ bischeckXml, otherFiles: ["servers.xml"] });
+    if (!preview.ok) throw new Error("should import");
+    expect(preview.fates).toEqual({ kept: 1, mapped: 0, disabled: 1 });
+    expect(preview.changedServices).toEqual([
+      { host: "localhost", service: "live", url: "livestatus://m:6557", fate: "disabled", from: null },
+    ]);
+    expect(preview.notes).toEqual([expect.stringMatching(/^servers\.xml/)]);
   });
 
   it("adds the imported services to a host that exists, and changes nothing when one of them exists", async () => {

@@ -1,6 +1,6 @@
 /** Errors and warnings of the Bischeck import, each tied to an element and a source position. */
 
-export type BischeckFile = "bischeck.xml" | "24thresholds.xml";
+export type BischeckFile = "bischeck.xml" | "24thresholds.xml" | "properties.xml";
 
 export interface BischeckIssue {
   file: BischeckFile;

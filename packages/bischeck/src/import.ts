@@ -1,8 +1,10 @@
 /** importBischeck: both files → Tidemark's Configuration, with policies attached to their items. */
 import { type Configuration, configurationSchema } from "@tidemark/model";
 import { type ThresholdPolicy, thresholdPolicySchema } from "@tidemark/thresholds/policy";
+import { calculationSites, checkExpression, type ExpressionSite, itemMacros, knownSeries } from "./check-expressions.ts";
 import { BischeckImportError, IssueCollector } from "./errors.ts";
 import { readBischeck } from "./read-bischeck.ts";
+import { readProperties } from "./read-properties.ts";
 import { describe, readThresholds } from "./read-thresholds.ts";
 import { type BischeckTemplates, itemKey, serviceKey } from "./templates.ts";
 import { parseXml } from "./xml.ts";
@@ -12,6 +14,8 @@ export interface BischeckFiles {
   bischeckXml: string;
   /** The text of 24thresholds.xml; omit when there is none (no item then has a policy). */
   thresholdsXml?: string;
+  /** The text of properties.xml, for notFullListParse; omit when there is none. */
+  propertiesXml?: string;
 }
 
 export interface BischeckImport {
@@ -19,6 +23,8 @@ export interface BischeckImport {
   templates: BischeckTemplates;
   /** Things imported with a loss or skipped (never a reason to refuse the import). */
   warnings: string[];
+  /** URLs the import rewrote (jdbc:postgresql: → postgres://): mapped URL → the URL in the file. */
+  mappedUrls: Map<string, string>;
 }
 
 /** Parse and read one file, turning any thrown or collected problems into issues. */
@@ -44,32 +50,50 @@ export function importBischeck(files: BischeckFiles): BischeckImport {
     files.thresholdsXml === undefined
       ? null
       : readFile(thresholdsCtx, files.thresholdsXml, "twenty4threshold", (root) => readThresholds(root, thresholdsCtx));
-  const errors = [...bischeckCtx.errors, ...thresholdsCtx.errors];
+  const propertiesCtx = new IssueCollector("properties.xml");
+  const properties =
+    files.propertiesXml === undefined
+      ? null
+      : readFile(propertiesCtx, files.propertiesXml, "properties", (root) => readProperties(root, propertiesCtx));
+  const errors = [...bischeckCtx.errors, ...thresholdsCtx.errors, ...propertiesCtx.errors];
   if (errors.length > 0 || !bischeck) throw new BischeckImportError(errors);
 
-  const { configuration, templates, maxSoft } = bischeck;
-  const warnings = [...bischeckCtx.warnings, ...thresholdsCtx.warnings];
+  const { configuration, templates, maxSoft, mappedUrls } = bischeck;
+  const warnings = [...bischeckCtx.warnings, ...thresholdsCtx.warnings, ...propertiesCtx.warnings];
+  const expressionSites: ExpressionSite[] = calculationSites(configuration);
   if (thresholds) {
     const attached = new Set<string>();
     const items = new Map(
       configuration.hosts.flatMap((h) =>
-        h.services.flatMap((s) => s.items.map((i) => [itemKey({ host: h.name, service: s.name, item: i.name }), i] as const)),
+        h.services.flatMap((s) =>
+          s.items.map((i) => [itemKey({ host: h.name, service: s.name, item: i.name }), { item: i, host: h }] as const),
+        ),
       ),
     );
     for (const def of thresholds.definitions) {
-      const item = items.get(itemKey(def.ref));
-      if (!item) {
+      const found = items.get(itemKey(def.ref));
+      if (!found) {
         warnings.push(
           `24thresholds.xml:${def.el.line}: <${def.el.name}>: ${describe(def.ref)} is not a service item in bischeck.xml; its thresholds are not imported`,
         );
         continue;
       }
+      const { item, host } = found;
+      const macros = itemMacros(host, def.ref.service, def.ref.item);
+      def.periods.forEach((period, p) => {
+        period.hours.entries.forEach((entry, hour) => {
+          if (entry?.kind !== "expression") return;
+          const where = `24thresholds.xml:${def.el.line}: <${def.el.name}> ${describe(def.ref)} period ${p + 1} hour ${hour}`;
+          expressionSites.push({ where, source: entry.source, macros });
+        });
+      });
       const policy: ThresholdPolicy = {
         periods: def.periods,
         holidays: structuredClone(thresholds.holidays),
         nullState: "UNKNOWN",
         maxSoft: maxSoft.get(serviceKey(def.ref)) ?? 3,
         timeZone: "UTC",
+        ...(properties?.notFullListParse ? { notFullListParse: true } : {}),
       };
       const checked = thresholdPolicySchema.safeParse(policy);
       if (!checked.success) {
@@ -95,6 +119,16 @@ export function importBischeck(files: BischeckFiles): BischeckImport {
       .filter((t) => t.members.length > 0);
     if (thresholdsCtx.errors.length > 0) throw new BischeckImportError(thresholdsCtx.errors);
   }
+  const known = knownSeries(configuration);
+  const checkedSources = new Map<string, string[]>();
+  for (const site of expressionSites) {
+    // One table often repeats one expression in 24 hours: one warning per expression and item.
+    const key = `${site.macros.host}\u0000${site.macros.service}\u0000${site.macros.item}\u0000${site.source}`;
+    if (checkedSources.has(key)) continue;
+    const found = checkExpression(site, known);
+    checkedSources.set(key, found);
+    warnings.push(...found);
+  }
   const checked = configurationSchema.safeParse(configuration);
   if (!checked.success) {
     const issue = checked.error.issues[0];
@@ -108,5 +142,5 @@ export function importBischeck(files: BischeckFiles): BischeckImport {
       },
     ]);
   }
-  return { configuration: checked.data, templates, warnings };
+  return { configuration: checked.data, templates, warnings, mappedUrls };
 }

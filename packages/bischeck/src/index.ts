@@ -22,9 +22,27 @@
  * - Liberal where the model is: a host without services and a service without items are accepted
  *   (bischeck.xsd wants one), `<sendserviceData>` is read like `<sendserver>`, "run after" schedules
  *   (`h-s`) become `after:h-s`, percentages may be decimals.
+ * - Fidelity: Bischeck's five real configuration sets import without refusal. Service URLs Tidemark
+ *   cannot run (livestatus://, jdbc: other than PostgreSQL) are kept and disabled with a warning;
+ *   jdbc:postgresql: maps to postgres://. Every expression is parsed and its series looked up:
+ *   problems are warnings with the expression's position (Bischeck computed no threshold there).
+ *   `<to>24:00</to>`, `<notification>`, cache templates without `<purge>` and dangling
+ *   hoursIDREFs (a period without thresholds) import as Bischeck reads them.
  * - Text is trimmed on import, so values with leading or trailing whitespace do not round-trip;
  *   nullState, timeZone and per-hour levels on hours without a threshold are not written (warnings).
  */
+
+export {
+  type DirectoryFile,
+  type DirectoryFiles,
+  filesFromDirectory,
+  formatPreview,
+  type ImportPreview,
+  importPreview,
+  redactUrl,
+  type ServiceFate,
+  type ServicePreview,
+} from "./directory.ts";
 export {
   type BischeckFile,
   BischeckImportError,

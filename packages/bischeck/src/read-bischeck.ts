@@ -4,6 +4,7 @@
  * next to `<template>`). Element names and structure follow Bischeck's bischeck.xsd.
  */
 import { type Configuration, connectionUrlSchema, type Host, nameSchema, type Service, scheduleSchema } from "@tidemark/model";
+import { redactUrl } from "./directory.ts";
 import type { IssueCollector } from "./errors.ts";
 import {
   type Children,
@@ -29,6 +30,7 @@ const SERVICE_FIELDS: ChildSpec = {
   sendserviceData: "?",
   url: "?",
   driver: "?",
+  notification: "?",
 };
 const ITEM_FIELDS: ChildSpec = {
   name: "?",
@@ -51,6 +53,8 @@ export interface BischeckRead {
   templates: BischeckTemplates;
   /** `<state><maxsoft>` per service, keyed by templates.serviceKey. */
   maxSoft: Map<string, number>;
+  /** Mapped URL → the URL in the file. */
+  mappedUrls: Map<string, string>;
 }
 
 function defined<T extends object>(fields: T): Partial<T> {
@@ -58,11 +62,14 @@ function defined<T extends object>(fields: T): Partial<T> {
 }
 
 class BischeckReader {
-  private readonly cacheTemplates = new Map<string, number | null>();
+  /** Cache templates by name: the `<purge><maxcount>` they set (null without one). */
+  private readonly cacheTemplates = new Map<string, { maxCount: number | null }>();
   private readonly itemTemplates = new Map<string, ItemDefinition>();
   private readonly serviceTemplates = new Map<string, { definition: ServiceDefinition; maxSoft: number | undefined }>();
   readonly templates = emptyTemplates();
   readonly maxSoft = new Map<string, number>();
+  /** URLs the import rewrote (jdbc:postgresql: → postgres://), mapped URL → Bischeck's. */
+  readonly mappedUrls = new Map<string, string>();
 
   /** Error count when an element's reading began: "missing" is not reported over an earlier, more precise error. */
   private readonly errorsAtStart = new WeakMap<XmlElement, number>();
@@ -85,7 +92,7 @@ class BischeckReader {
       serviceitemtemplate: "*",
       cachetemplate: "*",
     });
-    for (const el of top.all("cachetemplate")) this.define(this.cacheTemplates, el, this.readCacheBody(el, ["templatename"]));
+    for (const el of top.all("cachetemplate")) this.define(this.cacheTemplates, el, { maxCount: this.readCacheBody(el, ["templatename"]) });
     for (const el of top.all("serviceitemtemplate")) {
       this.begin(el);
       const children = readChildren(this.ctx, el, ITEM_FIELDS, ["templatename"]);
@@ -273,7 +280,15 @@ class BischeckReader {
     const schedules = c.all("schedule").map((s) => validated(this.ctx, s, scheduleSchema, fromBischeckSchedule(leafText(this.ctx, s))));
     if (schedules.length > 0) fields.schedules = schedules.filter((s): s is string => s !== null);
     const urlEl = c.one("url");
-    if (urlEl) fields.url = validated(this.ctx, urlEl, connectionUrlSchema, leafText(this.ctx, urlEl)) ?? undefined;
+    if (urlEl) fields.url = validated(this.ctx, urlEl, connectionUrlSchema, this.importUrl(urlEl, leafText(this.ctx, urlEl))) ?? undefined;
+    const notification = c.one("notification");
+    if (notification) {
+      readChildren(this.ctx, notification, { purge: "?" });
+      this.ctx.warn(
+        notification,
+        "<notification> (purging of notification history) is not imported: Tidemark keeps alert history by its retention policy",
+      );
+    }
     for (const tag of ["sendserver", "sendserviceData"]) {
       const el = c.one(tag);
       if (el) fields.sendServiceData = readBoolean(this.ctx, el) ?? undefined;
@@ -353,9 +368,9 @@ class BischeckReader {
     if (!templateEl) return this.readCacheBody(el, [], c);
     if (c.has("aggregate") || c.has("purge")) this.ctx.error(el, "<cache> has either a <template> or <aggregate>/<purge>, not both");
     const name = leafText(this.ctx, templateEl);
-    const value = this.cacheTemplates.get(name);
-    if (value === undefined) this.ctx.error(templateEl, `unknown cachetemplate "${name}"`);
-    return value ?? null;
+    const template = this.cacheTemplates.get(name);
+    if (template === undefined) this.ctx.error(templateEl, `unknown cachetemplate "${name}"`);
+    return template?.maxCount ?? null;
   }
 
   /** `<aggregate>`s are Bischeck's own rollups (Tidemark keeps hourly aggregates itself): warned, not kept. */
@@ -420,6 +435,24 @@ class BischeckReader {
     return maxsoft ? (readInteger(this.ctx, maxsoft, 1, 100) ?? undefined) : undefined;
   }
 
+  /**
+   * Bischeck's URL schemes: jdbc:postgresql: becomes the agent's postgres:// check; livestatus://
+   * and other jdbc: URLs are kept verbatim, the service disabled (nothing runs it), with a warning.
+   */
+  private importUrl(el: XmlElement, url: string): string {
+    const mapped = postgresFromJdbc(url);
+    if (mapped !== null) {
+      this.mappedUrls.set(mapped, url);
+      this.ctx.warn(el, `mapped ${redactUrl(url)} to the agent's postgres check ${redactUrl(mapped)}`);
+      return mapped;
+    }
+    if (/^(livestatus:\/\/|jdbc:)/.test(url)) {
+      const scheme = url.startsWith("jdbc:") ? `jdbc:${url.split(":")[1] ?? ""}` : "livestatus://";
+      this.ctx.warn(el, `${redactUrl(url)} is kept but disabled: Tidemark has no ${scheme} check, nothing runs this service`);
+    }
+    return url;
+  }
+
   private warnInactive(c: Children, what: string): void {
     const el = c.one("inactive");
     if (el && readBoolean(this.ctx, el)) this.ctx.warn(el, `inactive ${what} imported as active: Tidemark has no inactive flag`);
@@ -434,6 +467,23 @@ class BischeckReader {
   }
 }
 
+/**
+ * `jdbc:postgresql://host[:port]/db?user=u&password=p` (JDBC's form) → `postgres://u:p@host:port/db`
+ * (the agent's libpq form); other parameters are kept as the query. Null for anything else.
+ */
+export function postgresFromJdbc(url: string): string | null {
+  const match = /^jdbc:postgresql:\/\/([^/?]+)(\/[^?]*)?(?:\?(.*))?$/.exec(url);
+  if (!match) return null;
+  const params = new URLSearchParams(match[3] ?? "");
+  const user = params.get("user");
+  const password = params.get("password");
+  params.delete("user");
+  params.delete("password");
+  const auth = user === null ? "" : `${encodeURIComponent(user)}${password === null ? "" : `:${encodeURIComponent(password)}`}@`;
+  const query = params.toString();
+  return `postgres://${auth}${match[1]}${match[2] ?? "/"}${query === "" ? "" : `?${query}`}`;
+}
+
 export function readBischeck(root: XmlElement, ctx: IssueCollector): BischeckRead {
   const reader = new BischeckReader(ctx);
   const configuration = reader.read(root);
@@ -441,5 +491,6 @@ export function readBischeck(root: XmlElement, ctx: IssueCollector): BischeckRea
     configuration,
     templates: reader.templates,
     maxSoft: reader.maxSoft,
+    mappedUrls: reader.mappedUrls,
   };
 }

@@ -174,11 +174,15 @@ class ThresholdsReader {
     if (raw.some((p) => p === null)) return null;
     const periods: Period[] = [];
     for (const p of raw as RawPeriod[]) {
-      const hours = this.hours.get(p.hoursId);
+      let hours = this.hours.get(p.hoursId);
       if (!hours) {
-        if (!this.brokenHours.has(p.hoursId))
-          this.ctx.error(p.hoursRef, `hoursIDREF ${p.hoursId} refers to no <hours hoursID="${p.hoursId}">`);
-        continue;
+        if (this.brokenHours.has(p.hoursId)) continue;
+        // Bischeck selects the period and finds no table to fill: every hour is null (no threshold).
+        this.ctx.warn(
+          p.hoursRef,
+          `hoursIDREF ${p.hoursId} refers to no <hours hoursID="${p.hoursId}">: the period is imported with no threshold in any hour, as Bischeck reads it`,
+        );
+        hours = { kind: "hours", entries: Array<HourEntry>(HOURS_PER_DAY).fill(null) };
       }
       periods.push({
         months: p.months,
@@ -323,17 +327,22 @@ class ThresholdsReader {
     };
   }
 
-  /** "HH:00" → HH (0..23). Bischeck reads only the hour; other minutes are warned about. */
+  /**
+   * "HH:00" → HH (0..23). Bischeck reads only the hour; other minutes are warned about. Its schema
+   * allows hour 24 in `<to>`: Twenty4HourThreshold fills slot 24 of a 25-slot table and never
+   * reads it, so `<to>24:00</to>` means the same as 23:00.
+   */
   private readHourOfDay(el: XmlElement): number | null {
     const text = leafText(this.ctx, el);
     const match = /^(\d{1,2}):(\d{2})$/.exec(text);
     const hour = match ? Number(match[1]) : Number.NaN;
-    if (!match || hour > 23 || Number(match[2]) > 59) {
-      this.ctx.error(el, `<${el.name}> must be an hour of the day from 00:00 to 23:00, got "${text}"`);
+    const max = el.name === "to" ? 24 : 23;
+    if (!match || hour > max || Number(match[2]) > 59 || (hour === 24 && match[2] !== "00")) {
+      this.ctx.error(el, `<${el.name}> must be an hour of the day from 00:00 to ${max}:00, got "${text}"`);
       return null;
     }
     if (match[2] !== "00") this.ctx.warn(el, `minutes in "${text}" are ignored: hour entries are whole hours`);
-    return hour;
+    return Math.min(hour, 23);
   }
 
   private readHoliday(el: XmlElement): Holiday | null {

@@ -131,6 +131,8 @@ export function writeThresholds(configuration: Configuration, templates: Bischec
           );
         if (item.policy.timeZone !== "UTC")
           warnings.push(`${where}: time zone ${item.policy.timeZone} is not written (Bischeck uses the JVM's zone)`);
+        if (item.policy.notFullListParse !== undefined || (item.policy.deviations?.length ?? 0) > 0)
+          warnings.push(`${where}: notFullListParse and deviations are not written (set notFullListParse in Bischeck's properties.xml)`);
       }
 
   const writer = new ThresholdsWriter(warnings);

@@ -19,6 +19,9 @@ export interface XmlElement extends Positioned {
 /** Refuse inputs over this size outright (Bischeck files are a few kilobytes to a few megabytes). */
 export const MAX_XML_LENGTH = 16 * 1024 * 1024;
 
+/** Bischeck's files nest about eight deep; far deeper is refused before any parser recurses into it. */
+export const MAX_XML_DEPTH = 100;
+
 const PREDEFINED: Record<string, string> = {
   lt: "<",
   gt: ">",
@@ -102,6 +105,36 @@ function refuseDeclarations(source: string, file: BischeckFile): void {
   );
 }
 
+/** The offset of the first start tag nested deeper than `max`, or -1; comments, CDATA, PIs and declarations are skipped. */
+export function tooDeepAt(source: string, max: number): number {
+  let depth = 0;
+  let i = source.indexOf("<");
+  while (i !== -1 && i < source.length) {
+    if (source.startsWith("<!--", i)) i = source.indexOf("-->", i + 4);
+    else if (source.startsWith("<![CDATA[", i)) i = source.indexOf("]]>", i + 9);
+    else if (source.startsWith("<?", i)) i = source.indexOf("?>", i + 2);
+    else if (source.startsWith("<!", i) || source.startsWith("</", i)) {
+      if (source[i + 1] === "/") depth--;
+      i = source.indexOf(">", i + 2);
+    } else {
+      let j = i + 1;
+      let quote: string | null = null;
+      for (; j < source.length; j++) {
+        const ch = source[j];
+        if (quote !== null) {
+          if (ch === quote) quote = null;
+        } else if (ch === '"' || ch === "'") quote = ch;
+        else if (ch === ">") break;
+      }
+      if (source[j - 1] !== "/" && ++depth > max) return i;
+      i = j;
+    }
+    if (i === -1) return -1;
+    i = source.indexOf("<", i + 1);
+  }
+  return -1;
+}
+
 const parser = new XMLParser({
   preserveOrder: true,
   captureMetaData: true,
@@ -148,6 +181,16 @@ function toElement(node: OrderedNode, starts: number[], ctx: IssueCollector): Xm
   return element;
 }
 
+/** The XML library's own refusals (plain Errors, e.g. its nesting limit) become import errors: never a 500. */
+function guarded<T>(file: BischeckFile, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof BischeckImportError || !(error instanceof Error)) throw error;
+    throw documentIssue(file, "xml", 1, 1, `not readable as XML: ${error.message}`);
+  }
+}
+
 /**
  * Parse one Bischeck file to an element tree with positions. Throws BischeckImportError for
  * malformed XML, DTDs, undefined entities, or a root element other than `expectedRoot`.
@@ -157,13 +200,18 @@ export function parseXml(input: string, file: BischeckFile, expectedRoot: string
   if (input.length > MAX_XML_LENGTH) throw documentIssue(file, "xml", 1, 1, `file is larger than ${MAX_XML_LENGTH} characters`);
   const source = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   refuseDeclarations(source, file);
-  const valid = XMLValidator.validate(source);
+  const deep = tooDeepAt(source, MAX_XML_DEPTH);
+  if (deep !== -1) {
+    const { line, column } = positionOf(lineStarts(source), deep);
+    throw documentIssue(file, "xml", line, column, `elements nest deeper than ${MAX_XML_DEPTH} levels (Bischeck files nest about eight)`);
+  }
+  const valid = guarded(file, () => XMLValidator.validate(source));
   if (valid !== true) {
     throw documentIssue(file, "xml", valid.err.line ?? 1, valid.err.col ?? 1, `not well-formed XML: ${valid.err.msg}`);
   }
   const starts = lineStarts(source);
   const roots: XmlElement[] = [];
-  for (const node of parser.parse(source) as OrderedNode[]) {
+  for (const node of guarded(file, () => parser.parse(source)) as OrderedNode[]) {
     const element = toElement(node, starts, ctx);
     if (element) roots.push(element);
   }

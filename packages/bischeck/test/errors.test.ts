@@ -74,14 +74,6 @@ const cases: Case[] = [
     message: /has 25 <hour> elements/,
   },
   {
-    name: "undefined hoursIDREF",
-    thresholdsXml: thresholdsFor(okHours, "7"),
-    file: "24thresholds.xml",
-    element: "hoursIDREF",
-    line: 11,
-    message: /hoursIDREF 7 refers to no <hours hoursID="7">/,
-  },
-  {
     name: "bad calcmethod",
     thresholdsXml: thresholdsFor(okHours, "1", "&gt;="),
     file: "24thresholds.xml",
@@ -155,11 +147,11 @@ const cases: Case[] = [
   },
   {
     name: "hourinterval hour out of range",
-    thresholdsXml: thresholdsFor(interval("08:00", "24:00")),
+    thresholdsXml: thresholdsFor(interval("08:00", "25:00")),
     file: "24thresholds.xml",
     element: "to",
     line: 17,
-    message: /hour of the day from 00:00 to 23:00/,
+    message: /hour of the day from 00:00 to 24:00/,
   },
   {
     name: "hour and hourinterval mixed",
@@ -251,16 +243,16 @@ describe("malformed and hostile input is refused with the element and line", () 
 
   it("reports every problem of both files at once, and the message names file, line and element", () => {
     const bischeckXml = miniBischeck.replace("<name>s</name>", "<name>s</name><colour/>");
-    const thresholdsXml = thresholdsFor(okHours, "9");
+    const thresholdsXml = thresholdsFor(okHours, "1", "&gt;=");
     const issues = issuesOf({ bischeckXml, thresholdsXml });
     expect(issues.map((i) => [i.file, i.element])).toEqual([
       ["bischeck.xml", "colour"],
-      ["24thresholds.xml", "hoursIDREF"],
+      ["24thresholds.xml", "calcmethod"],
     ]);
     try {
       importBischeck({ bischeckXml, thresholdsXml });
     } catch (error) {
-      expect((error as Error).message).toContain("24thresholds.xml:11:");
+      expect((error as Error).message).toContain("24thresholds.xml:8:");
     }
   });
 

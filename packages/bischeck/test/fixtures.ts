@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** The real Bischeck files live in `../shared/bischeck` beside the repository root. */
@@ -18,6 +18,16 @@ function load(dir: string): RealFiles {
     thresholdsXml: read("24thresholds.xml"),
   };
 }
+
+/** The five configuration sets of Bischeck's repository (etc/, testetc/, remoteetc/, src/main/benchmark/ and its template/). */
+export const repositorySets = ["etc", "testetc", "remoteetc", "benchmark", "benchmark-template"].map((dir) => {
+  const path = (file: string) => fileURLToPath(new URL(`repository-head/${dir}/${file}`, SHARED));
+  return {
+    name: dir,
+    bischeckXml: readFileSync(path("bischeck.xml"), "utf8"),
+    thresholdsXml: existsSync(path("24thresholds.xml")) ? readFileSync(path("24thresholds.xml"), "utf8") : undefined,
+  };
+});
 
 export const sample = load("");
 export const benchmark = load("benchmark/");

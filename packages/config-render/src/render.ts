@@ -1,4 +1,4 @@
-import { intervalMs, seriesKey } from "@tidemark/model";
+import { intervalMs, isRunnableUrl, seriesKey } from "@tidemark/model";
 import type { AgentCheck, AgentConfig } from "@tidemark/protocol";
 import { canonicalHash } from "./canonical.ts";
 import type { DeploymentSnapshot } from "./snapshot.ts";
@@ -38,7 +38,9 @@ export function renderChecks(snapshot: Pick<DeploymentSnapshot, "configuration" 
   const checks: AgentCheck[] = [];
   for (const host of snapshot.configuration.hosts) {
     for (const service of host.services) {
-      if (!assigned.has(`${host.name}\u0000${service.name}`) || service.url.startsWith("bischeck://")) continue;
+      // Calculations run in the worker; kept Bischeck URLs (livestatus://, jdbc:) are disabled.
+      if (!assigned.has(`${host.name}\u0000${service.name}`) || service.url.startsWith("bischeck://") || !isRunnableUrl(service.url))
+        continue;
       if (service.items.length === 0) continue;
       checks.push({
         id: checkId(host.name, service.name),

@@ -179,7 +179,8 @@ function policyReferences(policies: readonly ThresholdPolicy[], macros: Macros):
 function lookback(refs: readonly Reference[]): number {
   let back = 0;
   for (const r of refs) {
-    if (r.kind === "index" || r.kind === "indexRange") back = Math.max(back, INDEX_LOOKBACK_MS);
+    if (r.kind === "indexRange" && r.to === "END") back = Math.max(back, 400 * DAY);
+    else if (r.kind === "index" || r.kind === "indexRange") back = Math.max(back, INDEX_LOOKBACK_MS);
     else if (r.kind === "nearest") back = Math.max(back, Math.abs(r.offsetMs) + HOUR);
     else back = Math.max(back, r.toOffsetMs === "END" ? 400 * DAY : Math.max(Math.abs(r.fromOffsetMs), Math.abs(r.toOffsetMs)) + HOUR);
   }

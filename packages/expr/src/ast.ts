@@ -5,7 +5,8 @@ export interface Span extends Position {
   readonly end: number;
 }
 
-export type TimeUnit = "S" | "M" | "H";
+/** Seconds, minutes, hours and days (Bischeck's CacheUtil accepts D too). */
+export type TimeUnit = "S" | "M" | "H" | "D";
 
 /** `-30M` is stored as written (amount 30, unit M) so printing gives back the user's text. */
 export interface TimeOffset {
@@ -28,8 +29,8 @@ export interface SeriesName {
 export type Selector =
   /** `[0]`, `[3]`, `[1,3,5]`: 0 is the newest point. */
   | { readonly kind: "index"; readonly indices: readonly number[] }
-  /** `[0:9]`: from ≤ to, both inclusive. */
-  | { readonly kind: "indexRange"; readonly from: number; readonly to: number }
+  /** `[0:9]`: from ≤ to, both inclusive; `[3:END]` runs to the oldest stored point. */
+  | { readonly kind: "indexRange"; readonly from: number; readonly to: number | "END" }
   /** `[-30M]`: the point closest to now − offset. */
   | { readonly kind: "nearest"; readonly offset: TimeOffset }
   /** `[-30M:-120M]`, `[-24H:END]`: every point from now − from back to now − to (or the oldest). */
@@ -53,6 +54,12 @@ export interface RefNode {
   readonly selector: Selector;
   readonly span: Span;
 }
+/** A quoted argument, only for functions that take names (Bischeck's `ols("host", …)`). */
+export interface StringNode {
+  readonly type: "string";
+  readonly value: string;
+  readonly span: Span;
+}
 export interface CallNode {
   readonly type: "call";
   readonly name: string;
@@ -73,9 +80,9 @@ export interface BinaryNode {
   readonly span: Span;
 }
 
-export type Expr = NumberNode | NullNode | RefNode | CallNode | UnaryNode | BinaryNode;
+export type Expr = NumberNode | NullNode | StringNode | RefNode | CallNode | UnaryNode | BinaryNode;
 
-const UNIT_MS: Readonly<Record<TimeUnit, number>> = { S: 1000, M: 60_000, H: 3_600_000 };
+const UNIT_MS: Readonly<Record<TimeUnit, number>> = { S: 1000, M: 60_000, H: 3_600_000, D: 86_400_000 };
 
 export function offsetMs(offset: TimeOffset): number {
   return offset.amount * UNIT_MS[offset.unit];

@@ -1,8 +1,11 @@
-import { type BinaryOp, type CallNode, type Expr, isListSelector, offsetMs, type RefNode, type Span } from "./ast.ts";
-import { ExprEvalError, LimitError, UnknownSeriesError } from "./errors.ts";
-import { arityProblem, type FunctionDef, lookupFunction } from "./functions.ts";
+import { type BinaryOp, type CallNode, type Expr, isListSelector, type RefNode, type Span } from "./ast.ts";
+import { ExprEvalError } from "./errors.ts";
+import { anyNull, compileFetch, type Fetch, keyOf } from "./fetch.ts";
+import { arityProblem, type ListDef, lookupFunction, type RegressionDef } from "./functions.ts";
 import { DEFAULT_LIMITS, type Limits, resolveLimits } from "./limits.ts";
-import { hasMacros, type Macros, resolveSeries } from "./names.ts";
+import type { Macros } from "./names.ts";
+import { ordinaryLeastSquares } from "./regression.ts";
+import { checkListSize, finite, Poison, poison, type Runtime, step } from "./runtime.ts";
 import type { SeriesData } from "./series-data.ts";
 
 export interface EvalContext {
@@ -10,27 +13,19 @@ export interface EvalContext {
   readonly now: number;
   readonly data: SeriesData;
   readonly macros?: Macros;
-  /** Bischeck's notFullListParse: list functions skip nulls instead of returning null. */
+  /**
+   * Bischeck's notFullListParse. Off (Bischeck's default): any null value read makes the result
+   * null. On: nulls are removed from ranges and skipped by list functions.
+   */
   readonly dropNulls?: boolean;
   /** "error" (default) throws UnknownSeriesError for a series `data` does not have; "null" reads it as no data. */
   readonly unknownSeries?: "error" | "null";
   readonly limits?: Partial<Limits>;
 }
 
-/** Per-evaluation state handed down the closure tree. */
-interface Runtime {
-  readonly data: SeriesData;
-  readonly now: number;
-  readonly macros: Macros | undefined;
-  readonly dropNulls: boolean;
-  readonly unknownNull: boolean;
-  readonly maxSteps: number;
-  readonly maxListSize: number;
-  steps: number;
-}
-
 const { maxSteps: DEFAULT_MAX_STEPS, maxListSize: DEFAULT_MAX_LIST } = DEFAULT_LIMITS;
 
+/** A value or Bischeck's Null object (null); failures throw Poison. */
 type Scalar = (rt: Runtime) => number | null;
 type Values = (rt: Runtime) => readonly (number | null)[];
 
@@ -56,114 +51,207 @@ function readsTime(expr: Expr): boolean {
   }
 }
 
-function step(rt: Runtime, n: number, span: Span): void {
-  rt.steps += n;
-  if (rt.steps > rt.maxSteps) throw new LimitError("maxSteps", `more than ${rt.maxSteps} evaluation steps`, span);
-}
+/** Compilation state: every reference gets a slot, filled before evaluation. */
+class Compiler {
+  readonly fetches: Fetch[] = [];
 
-function checkListSize(rt: Runtime, size: number, span: Span): void {
-  if (size > rt.maxListSize) throw new LimitError("maxListSize", `${size} values, at most ${rt.maxListSize} allowed`, span);
-}
+  private slot(node: RefNode): number {
+    this.fetches.push(compileFetch(node));
+    return this.fetches.length - 1;
+  }
 
-function clean(v: unknown): number | null {
-  return typeof v === "number" && Number.isFinite(v) ? v : null;
-}
+  scalarRef(node: RefNode): Scalar {
+    if (isListSelector(node.selector)) throw new ExprEvalError("a range or list reference where a single value is expected", node.span);
+    const slot = this.slot(node);
+    return (rt) => rt.slots[slot] as number | null;
+  }
 
-function finite(v: number, span: Span, what: string): number {
-  if (Number.isFinite(v)) return v;
-  throw new ExprEvalError(`${what} is not a finite number`, span);
-}
-
-/** Resolves the series key once when the name has no macros, once per macros object otherwise. */
-function keyOf(node: RefNode): (rt: Runtime) => string | null {
-  const check = (rt: Runtime, key: string): string | null => {
-    if (rt.data.has(key)) return key;
-    if (rt.unknownNull) return null;
-    throw new UnknownSeriesError(key, node.span);
-  };
-  if (hasMacros(node.name)) {
-    // A worker passes the same macros object for an item every time: its key is resolved once.
-    const resolved = new WeakMap<Macros, string>();
+  listRef(node: RefNode): Values {
+    const slot = this.slot(node);
     return (rt) => {
-      const macros = rt.macros;
-      let key = macros === undefined ? undefined : resolved.get(macros);
-      if (key === undefined) {
-        key = resolveSeries(node.name, macros, node.span).key;
-        if (macros !== undefined) resolved.set(macros, key);
+      const v = rt.slots[slot] as number | null | readonly (number | null)[];
+      return typeof v === "number" || v === null ? [v] : v;
+    };
+  }
+
+  binary(op: BinaryOp, left: Scalar, right: Scalar, span: Span): Scalar {
+    const f = ARITHMETIC[op];
+    const what = `the result of '${op}'`;
+    const divides = op === "/" || op === "%";
+    return (rt) => {
+      step(rt, 1, span);
+      const a = left(rt);
+      const b = right(rt);
+      // JEP evaluates both operands; an operator on Bischeck's Null fails the expression.
+      if (a === null || b === null) poison();
+      if (divides && b === 0) throw new ExprEvalError("division by zero (divNull gives null instead)", span);
+      return finite(f(a, b), span, what);
+    };
+  }
+
+  /** All arguments of a list function as one list; ranges and index lists are spread in place. */
+  arguments(args: readonly Expr[], span: Span): Values {
+    const [only] = args;
+    if (args.length === 1 && only !== undefined && only.type === "ref" && isListSelector(only.selector)) return this.listRef(only);
+    const parts = args.map((arg): { list: Values } | { scalar: Scalar } =>
+      arg.type === "ref" && isListSelector(arg.selector) ? { list: this.listRef(arg) } : { scalar: this.scalar(arg) },
+    );
+    return (rt) => {
+      const out: (number | null)[] = [];
+      for (const part of parts) {
+        if ("scalar" in part) {
+          out.push(part.scalar(rt));
+          continue;
+        }
+        const values = part.list(rt);
+        checkListSize(rt, out.length + values.length, span);
+        for (let i = 0; i < values.length; i++) out.push(values[i] as number | null);
       }
-      return check(rt, key);
+      return out;
     };
   }
-  const key = resolveSeries(node.name, undefined, node.span).key;
-  return (rt) => check(rt, key);
-}
 
-function compileScalarRef(node: RefNode): Scalar {
-  const key = keyOf(node);
-  const sel = node.selector;
-  if (sel.kind === "index" && sel.indices.length === 1) {
-    const index = sel.indices[0] as number;
+  list(fn: ListDef, node: CallNode): Scalar {
+    const span = node.span;
+    const leading = node.args.slice(0, fn.leading).map((a) => this.scalar(a));
+    const values = this.arguments(node.args.slice(fn.leading), span);
+    const empty = node.args.length === fn.leading;
+    const what = `the result of ${node.name}(…)`;
+    const impl = fn.impl;
+    const rule = fn.nulls;
     return (rt) => {
-      step(rt, 1, node.span);
-      const k = key(rt);
-      return k === null ? null : clean(rt.data.byIndex(k, index));
+      step(rt, 1, span);
+      // JEP's "No arguments for Sum": the expression fails.
+      if (empty) poison();
+      const fixed = leading.map((l) => l(rt) ?? poison());
+      const kept = withoutNulls(values(rt), rule === "skip" || (rule === "mode" && rt.dropNulls));
+      return kept === null ? null : finite(impl(kept, fixed), span, what);
     };
   }
-  if (sel.kind === "nearest") {
-    const ms = offsetMs(sel.offset);
+
+  nullable(op: "mult" | "div", node: CallNode): Scalar {
+    const args = node.args.map((a) => this.scalar(a));
+    const span = node.span;
+    const what = `the result of ${node.name}(…)`;
+    if (op === "div") {
+      const [a, b] = args as [Scalar, Scalar];
+      return (rt) => {
+        step(rt, 1, span);
+        const x = a(rt);
+        const y = b(rt);
+        if (x === null || y === null || y === 0) return null;
+        return finite(x / y, span, what);
+      };
+    }
     return (rt) => {
-      step(rt, 1, node.span);
-      const k = key(rt);
-      return k === null ? null : clean(rt.data.nearest(k, rt.now - ms));
+      step(rt, 1, span);
+      const values = args.map((a) => a(rt));
+      // Bischeck's NullableMultiply, from the last argument back: a null argument gives null, but
+      // multiplying into a null product (a null last argument) fails the expression.
+      let product = values[values.length - 1] as number | null;
+      for (let i = values.length - 2; i >= 0; i--) {
+        const v = values[i] as number | null;
+        if (v === null) return null;
+        if (product === null) poison();
+        product = v * product;
+      }
+      return product === null ? null : finite(product, span, what);
     };
   }
-  throw new ExprEvalError("a range or list reference where a single value is expected", node.span);
-}
 
-function compileListRef(node: RefNode): Values {
-  const key = keyOf(node);
-  const sel = node.selector;
-  switch (sel.kind) {
-    case "index": {
-      const indices = sel.indices;
-      return (rt) => {
-        checkListSize(rt, indices.length, node.span);
-        step(rt, 1 + indices.length, node.span);
-        const k = key(rt);
-        return indices.map((i) => (k === null ? null : rt.data.byIndex(k, i)));
-      };
+  regression(fn: RegressionDef, node: CallNode): Scalar {
+    const text = node.args.map((a) => (a.type === "string" ? a.value : ""));
+    const [host, service, item] = text as [string, string, string];
+    const method = text[3] as string;
+    const resolution = text[4] as string;
+    const forecast = fn.result === "forecast" ? (text[5] as string) : "0";
+    const offset = text[text.length - 1] as string;
+    const ref: RefNode = {
+      type: "ref",
+      name: { host: [{ kind: "text", text: host }], service: [{ kind: "text", text: service }], item: [{ kind: "text", text: item }] },
+      selector: { kind: "index", indices: [0] },
+      span: node.span,
+    };
+    const key = keyOf(ref);
+    const span = node.span;
+    return (rt) => {
+      step(rt, 1, span);
+      const series = key(rt);
+      // Bischeck's olss passes forecast 0, which CalculateOLS rejects: olss is always null there.
+      if (series === null || fn.result === "slope") return null;
+      return finite(ordinaryLeastSquares(rt.data, { series, method, resolution, forecast, offset }), span, `the result of ${node.name}(…)`);
+    };
+  }
+
+  call(node: CallNode): Scalar {
+    const fn = lookupFunction(node.name);
+    if (fn === undefined) throw new ExprEvalError(`unknown function '${node.name}'`, node.span);
+    const problem = arityProblem(fn, node.args.length);
+    if (problem !== null) throw new ExprEvalError(`expected ${problem}`, node.span);
+    const span = node.span;
+    switch (fn.kind) {
+      case "if": {
+        const [cond, then, otherwise, zero] = node.args.map((a) => this.scalar(a)) as [Scalar, Scalar, Scalar, Scalar | undefined];
+        return (rt) => {
+          step(rt, 1, span);
+          // JEP's If: then when cond > 0; else when cond < 0 or there is no fourth argument.
+          const c = cond(rt) ?? poison();
+          if (c > 0) return then(rt);
+          return zero === undefined || c < 0 ? otherwise(rt) : zero(rt);
+        };
+      }
+      case "list":
+        return this.list(fn, node);
+      case "nullable":
+        return this.nullable(fn.op, node);
+      case "regression":
+        return this.regression(fn, node);
+      case "scalar": {
+        const args = node.args.map((a) => this.scalar(a));
+        const impl = fn.impl;
+        const what = `the result of ${node.name}(…)`;
+        return (rt) => {
+          step(rt, 1, span);
+          const numbers: number[] = new Array(args.length);
+          for (let i = 0; i < args.length; i++) numbers[i] = (args[i] as Scalar)(rt) ?? poison();
+          const result = impl(numbers);
+          return result === null ? null : finite(result, span, what);
+        };
+      }
     }
-    case "indexRange": {
-      const { from, to } = sel;
-      const size = to - from + 1;
-      return (rt) => {
-        checkListSize(rt, size, node.span);
-        step(rt, 1 + size, node.span);
-        const k = key(rt);
-        return k === null ? new Array<null>(size).fill(null) : rt.data.byIndexRange(k, from, to);
-      };
-    }
-    case "nearest": {
-      const scalar = compileScalarRef(node);
-      return (rt) => [scalar(rt)];
-    }
-    case "timeRange": {
-      const fromMs = offsetMs(sel.from);
-      const toMs = sel.to === "END" ? null : offsetMs(sel.to);
-      return (rt) => {
-        step(rt, 1, node.span);
-        const k = key(rt);
-        if (k === null) return [];
-        const values = rt.data.timeRange(k, rt.now - fromMs, toMs === null ? null : rt.now - toMs, rt.maxListSize);
-        checkListSize(rt, values.length, node.span);
-        step(rt, values.length, node.span);
-        return values;
-      };
+  }
+
+  scalar(node: Expr): Scalar {
+    switch (node.type) {
+      case "number": {
+        const value = node.value;
+        return () => value;
+      }
+      case "null":
+        return () => null;
+      case "string":
+        throw new ExprEvalError("a quoted name where a number is expected", node.span);
+      case "ref":
+        return this.scalarRef(node);
+      case "call":
+        return this.call(node);
+      case "unary": {
+        const operand = this.scalar(node.operand);
+        const span = node.span;
+        const negate = node.op === "-";
+        return (rt) => {
+          step(rt, 1, span);
+          const v = operand(rt) ?? poison();
+          return negate ? -v : v === 0 ? 1 : 0;
+        };
+      }
+      case "binary":
+        return this.binary(node.op, this.scalar(node.left), this.scalar(node.right), node.span);
     }
   }
 }
 
-const ARITHMETIC: Partial<Record<BinaryOp, (a: number, b: number) => number>> = {
+const ARITHMETIC: Readonly<Record<BinaryOp, (a: number, b: number) => number>> = {
   "+": (a, b) => a + b,
   "-": (a, b) => a - b,
   "*": (a, b) => a * b,
@@ -176,153 +264,26 @@ const ARITHMETIC: Partial<Record<BinaryOp, (a: number, b: number) => number>> = 
   "<=": (a, b) => (a <= b ? 1 : 0),
   ">": (a, b) => (a > b ? 1 : 0),
   ">=": (a, b) => (a >= b ? 1 : 0),
+  "&&": (a, b) => (a !== 0 && b !== 0 ? 1 : 0),
+  "||": (a, b) => (a !== 0 || b !== 0 ? 1 : 0),
 };
 
-function compileBinary(op: BinaryOp, left: Scalar, right: Scalar, span: Span): Scalar {
-  if (op === "&&") {
-    return (rt) => {
-      step(rt, 1, span);
-      const a = left(rt);
-      if (a === null || a === 0) return a;
-      const b = right(rt);
-      return b === null ? null : b !== 0 ? 1 : 0;
-    };
-  }
-  if (op === "||") {
-    return (rt) => {
-      step(rt, 1, span);
-      const a = left(rt);
-      if (a === null) return null;
-      if (a !== 0) return 1;
-      const b = right(rt);
-      return b === null ? null : b !== 0 ? 1 : 0;
-    };
-  }
-  const f = ARITHMETIC[op] as (a: number, b: number) => number;
-  const what = `the result of '${op}'`;
-  const divides = op === "/" || op === "%";
-  return (rt) => {
-    step(rt, 1, span);
-    const a = left(rt);
-    const b = right(rt);
-    if (a === null || b === null) return null;
-    if (divides && b === 0) throw new ExprEvalError("division by zero (divNull gives null instead)", span);
-    return finite(f(a, b), span, what);
-  };
-}
-
-/** All arguments of a list function as one list; ranges and index lists are spread in place. */
-function compileArguments(args: readonly Expr[], span: Span): Values {
-  const [only] = args;
-  if (args.length === 1 && only !== undefined && only.type === "ref" && isListSelector(only.selector)) return compileListRef(only);
-  const parts = args.map((arg): { list: Values } | { scalar: Scalar } =>
-    arg.type === "ref" && isListSelector(arg.selector) ? { list: compileListRef(arg) } : { scalar: compileScalar(arg) },
-  );
-  return (rt) => {
-    const out: (number | null)[] = [];
-    for (const part of parts) {
-      if ("scalar" in part) {
-        out.push(part.scalar(rt));
-        continue;
-      }
-      const values = part.list(rt);
-      checkListSize(rt, out.length + values.length, span);
-      for (let i = 0; i < values.length; i++) out.push(values[i] as number | null);
-    }
-    return out;
-  };
-}
-
-/** Nulls make the result null, unless dropNulls is set: then they are skipped (all null → null). */
-function withoutNulls(values: readonly (number | null)[], dropNulls: boolean): readonly number[] | null {
+/**
+ * Bischeck's list functions on JEP's stack: with `drop`, nulls are skipped and nothing left is
+ * null; without, a null fails the expression.
+ */
+function withoutNulls(values: readonly (number | null)[], drop: boolean): readonly number[] | null {
   let nulls = 0;
-  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) nulls++;
-  if (nulls === 0) return values.length === 0 ? null : (values as readonly number[]);
-  if (!dropNulls || nulls === values.length) return null;
+  for (let i = 0; i < values.length; i++) if (values[i] === null) nulls++;
+  if (nulls === 0) return values as readonly number[];
+  if (!drop) poison();
+  if (nulls === values.length) return null;
   const kept: number[] = [];
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (typeof v === "number" && Number.isFinite(v)) kept.push(v);
+    if (v !== null && v !== undefined) kept.push(v);
   }
   return kept;
-}
-
-function compileCall(node: CallNode): Scalar {
-  const fn: FunctionDef | undefined = lookupFunction(node.name);
-  if (fn === undefined) throw new ExprEvalError(`unknown function '${node.name}'`, node.span);
-  const problem = arityProblem(fn, node.args.length);
-  if (problem !== null) throw new ExprEvalError(`expected ${problem}`, node.span);
-  const span = node.span;
-  const what = `the result of ${node.name}(…)`;
-  switch (fn.kind) {
-    case "if": {
-      const [cond, then, otherwise] = node.args.map(compileScalar) as [Scalar, Scalar, Scalar];
-      return (rt) => {
-        step(rt, 1, span);
-        const c = cond(rt);
-        return c === null ? null : c !== 0 ? then(rt) : otherwise(rt);
-      };
-    }
-    case "list": {
-      const values = compileArguments(node.args, span);
-      const impl = fn.impl;
-      return (rt) => {
-        step(rt, 1, span);
-        const numbers = withoutNulls(values(rt), rt.dropNulls);
-        return numbers === null ? null : finite(impl(numbers), span, what);
-      };
-    }
-    case "scalar": {
-      const args = node.args.map(compileScalar);
-      const impl = fn.impl;
-      return (rt) => {
-        step(rt, 1, span);
-        const numbers: number[] = new Array(args.length);
-        let anyNull = false;
-        for (let i = 0; i < args.length; i++) {
-          const v = (args[i] as Scalar)(rt);
-          if (v === null) anyNull = true;
-          else numbers[i] = v;
-        }
-        if (anyNull) return null;
-        const result = impl(numbers);
-        return result === null ? null : finite(result, span, what);
-      };
-    }
-  }
-}
-
-function compileScalar(node: Expr): Scalar {
-  switch (node.type) {
-    case "number": {
-      const value = node.value;
-      return () => value;
-    }
-    case "null":
-      return () => null;
-    case "ref":
-      return compileScalarRef(node);
-    case "call":
-      return compileCall(node);
-    case "unary": {
-      const operand = compileScalar(node.operand);
-      const span = node.span;
-      if (node.op === "-") {
-        return (rt) => {
-          step(rt, 1, span);
-          const v = operand(rt);
-          return v === null ? null : -v;
-        };
-      }
-      return (rt) => {
-        step(rt, 1, span);
-        const v = operand(rt);
-        return v === null ? null : v === 0 ? 1 : 0;
-      };
-    }
-    case "binary":
-      return compileBinary(node.op, compileScalar(node.left), compileScalar(node.right), node.span);
-  }
 }
 
 /**
@@ -330,23 +291,51 @@ function compileScalar(node: Expr): Scalar {
  * no key building and no function lookup.
  */
 export function compile(ast: Expr): CompiledExpr {
-  const root = compileScalar(ast);
+  const compiler = new Compiler();
+  const root = compiler.scalar(ast);
+  const fetches = compiler.fetches;
   return {
     ast,
     readsTime: readsTime(ast),
     run(context: EvalContext): number | null {
-      const limits = context.limits === undefined ? undefined : resolveLimits(context.limits);
-      const rt: Runtime = {
-        data: context.data,
-        now: context.now,
-        macros: context.macros,
-        dropNulls: context.dropNulls === true,
-        unknownNull: context.unknownSeries === "null",
-        maxSteps: limits?.maxSteps ?? DEFAULT_MAX_STEPS,
-        maxListSize: limits?.maxListSize ?? DEFAULT_MAX_LIST,
-        steps: 0,
-      };
-      return root(rt);
+      const rt = fetchAll(context, fetches);
+      // Without notFullListParse Bischeck does not calculate when any value read is null.
+      if (!rt.dropNulls && anyNull(rt.slots)) return null;
+      try {
+        return root(rt);
+      } catch (error) {
+        if (error instanceof Poison) return null;
+        throw error;
+      }
     },
   };
+}
+
+function fetchAll(context: EvalContext, fetches: readonly Fetch[]): Runtime {
+  const limits = context.limits === undefined ? undefined : resolveLimits(context.limits);
+  const rt: Runtime = {
+    data: context.data,
+    now: context.now,
+    macros: context.macros,
+    dropNulls: context.dropNulls === true,
+    unknownNull: context.unknownSeries === "null",
+    maxSteps: limits?.maxSteps ?? DEFAULT_MAX_STEPS,
+    maxListSize: limits?.maxListSize ?? DEFAULT_MAX_LIST,
+    steps: 0,
+    slots: new Array(fetches.length),
+  };
+  for (let i = 0; i < fetches.length; i++) rt.slots[i] = (fetches[i] as Fetch)(rt);
+  return rt;
+}
+
+/**
+ * What one reference hands to the calculation, as Bischeck's CacheEvaluator.parse substitutes
+ * it: the values (a list for ranges, `[null]` for nothing found), or null when Bischeck would not
+ * calculate at all (a null value without notFullListParse). For previews and for tests.
+ */
+export function cacheValues(ref: RefNode, context: EvalContext): readonly (number | null)[] | null {
+  const rt = fetchAll(context, [compileFetch(ref)]);
+  if (!rt.dropNulls && anyNull(rt.slots)) return null;
+  const slot = rt.slots[0] as number | null | readonly (number | null)[];
+  return typeof slot === "number" || slot === null ? [slot] : slot;
 }

@@ -1,10 +1,12 @@
 /**
- * The function library. Scalar functions never see null (the evaluator returns null before
- * calling them); list functions get every value, nulls included, and apply the drop-nulls rule.
+ * The function library: JEP's standard functions that Bischeck's ExecuteJEP keeps, and Bischeck's
+ * own (com.ingby.socbox.bischeck.jepext). The evaluator applies Bischeck's null rules around them
+ * (see compile.ts): a scalar function never sees null; list functions say what a null does.
  */
 
 export type ScalarImpl = (args: readonly number[]) => number | null;
-export type ListImpl = (values: readonly number[]) => number;
+/** `values` after the null rule; `leading` are the fixed scalar arguments before them (avgMadT's threshold). NaN means "no value". */
+export type ListImpl = (values: readonly number[], leading: readonly number[]) => number;
 
 export interface FunctionInfo {
   readonly name: string;
@@ -18,25 +20,65 @@ export interface FunctionInfo {
   readonly description: string;
 }
 
+/**
+ * What a null among a list function's values does, as in Bischeck:
+ * - `mode`: skipped under notFullListParse (`dropNulls`), otherwise the whole expression is null;
+ * - `skip`: always skipped (avgNull, sumNull);
+ * - `poison`: the whole expression is null (median sorts a Double[] holding nulls and fails).
+ */
+export type NullRule = "mode" | "skip" | "poison";
+
 interface ScalarDef extends FunctionInfo {
   readonly kind: "scalar";
   readonly impl: ScalarImpl;
 }
-interface ListDef extends FunctionInfo {
+export interface ListDef extends FunctionInfo {
   readonly kind: "list";
+  readonly nulls: NullRule;
+  /** Scalar arguments before the values (avgMadT's threshold); never spread, never null. */
+  readonly leading: number;
   readonly impl: ListImpl;
 }
 interface IfDef extends FunctionInfo {
   readonly kind: "if";
 }
-export type FunctionDef = ScalarDef | ListDef | IfDef;
+/** multNull and divNull: a null argument gives null instead of failing the expression. */
+interface NullableDef extends FunctionInfo {
+  readonly kind: "nullable";
+  readonly op: "mult" | "div";
+}
+/** ols and olss: a least-squares fit over a series named by quoted strings. */
+export interface RegressionDef extends FunctionInfo {
+  readonly kind: "regression";
+  readonly result: "forecast" | "slope";
+}
+export type FunctionDef = ScalarDef | ListDef | IfDef | NullableDef | RegressionDef;
+
+/** Argument positions that take quoted strings (ols, olss). */
+export type WithStringArgs = { readonly stringArgs?: readonly number[] };
 
 function scalar(name: string, arity: number, signature: string, description: string, impl: ScalarImpl): ScalarDef {
   return { kind: "scalar", name, minArgs: arity, maxArgs: arity, acceptsLists: false, signature, description, impl };
 }
 
-function list(name: string, description: string, impl: ListImpl): ListDef {
-  return { kind: "list", name, minArgs: 1, maxArgs: null, acceptsLists: true, signature: `${name}(x, …)`, description, impl };
+/** Bischeck's list functions take any number of arguments; none at all fails the expression at run time (`sum()` is null). */
+function list(name: string, description: string, impl: ListImpl, nulls: NullRule = "mode"): ListDef {
+  return {
+    kind: "list",
+    name,
+    minArgs: 0,
+    maxArgs: null,
+    acceptsLists: true,
+    signature: `${name}(x, …)`,
+    description,
+    nulls,
+    leading: 0,
+    impl,
+  };
+}
+
+function unary(name: string, description: string, f: (x: number) => number): ScalarDef {
+  return scalar(name, 1, `${name}(x)`, description, (a) => f(first(a)));
 }
 
 const first = (a: readonly number[]): number => a[0] as number;
@@ -53,7 +95,7 @@ function avg(values: readonly number[]): number {
 }
 
 /** Population standard deviation, as Bischeck's Stddev (divides by n). */
-function stdev(values: readonly number[]): number {
+function stddev(values: readonly number[]): number {
   const mean = avg(values);
   let squares = 0;
   for (let i = 0; i < values.length; i++) {
@@ -70,16 +112,38 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+/** Bischeck's Max starts from 0, so a list of negative values has the maximum 0 (kept: it is what imported thresholds computed). */
 function max(values: readonly number[]): number {
-  let m = -Infinity;
-  for (let i = 0; i < values.length; i++) if ((values[i] as number) > m) m = values[i] as number;
+  let m = 0;
+  for (let i = 0; i < values.length; i++) if ((values[i] as number) >= m) m = values[i] as number;
   return m;
 }
 
+/** Bischeck's Min starts from Double.MAX_VALUE. */
 function min(values: readonly number[]): number {
-  let m = Infinity;
-  for (let i = 0; i < values.length; i++) if ((values[i] as number) < m) m = values[i] as number;
+  let m = Number.MAX_VALUE;
+  for (let i = 0; i < values.length; i++) if ((values[i] as number) <= m) m = values[i] as number;
   return m;
+}
+
+/**
+ * Bischeck's AverageMad: the mean of the values whose distance to the median is below
+ * `threshold` times the median absolute deviation (outliers removed). No value left gives NaN (null).
+ */
+function averageMad(values: readonly number[], threshold: number): number {
+  if (values.length === 0) return Number.NaN;
+  const m = median(values);
+  const deviations = values.map((v) => Math.abs(v - m));
+  const mad = median(deviations);
+  let total = 0;
+  let count = 0;
+  for (let i = 0; i < values.length; i++) {
+    if ((deviations[i] as number) < mad * threshold) {
+      total += values[i] as number;
+      count++;
+    }
+  }
+  return total / count;
 }
 
 /** Half-way cases round up (towards +∞), as Java's Math.round that JEP used. */
@@ -90,42 +154,116 @@ function round(args: readonly number[]): number {
   return Math.round(x * factor) / factor;
 }
 
-const DEFINITIONS: readonly FunctionDef[] = [
+const DEFINITIONS: readonly (FunctionDef & WithStringArgs)[] = [
   {
     ...scalar("round", 1, "round(x[, decimals])", "Rounds to the nearest integer (halves up), or to the given number of decimals.", round),
     maxArgs: 2,
   },
-  scalar("ceil", 1, "ceil(x)", "Smallest integer not less than x.", (a) => Math.ceil(first(a))),
-  scalar("floor", 1, "floor(x)", "Largest integer not greater than x.", (a) => Math.floor(first(a))),
-  scalar("abs", 1, "abs(x)", "Absolute value.", (a) => Math.abs(first(a))),
+  unary("ceil", "Smallest integer not less than x.", Math.ceil),
+  unary("floor", "Largest integer not greater than x.", Math.floor),
+  unary("abs", "Absolute value.", Math.abs),
   scalar("mod", 2, "mod(x, y)", "Remainder of x / y, with the sign of x.", (a) => first(a) % second(a)),
-  scalar("sqrt", 1, "sqrt(x)", "Square root.", (a) => Math.sqrt(first(a))),
-  scalar("ln", 1, "ln(x)", "Natural logarithm.", (a) => Math.log(first(a))),
-  scalar("log", 1, "log(x)", "Base-10 logarithm.", (a) => Math.log10(first(a))),
-  scalar("exp", 1, "exp(x)", "e raised to x.", (a) => Math.exp(first(a))),
+  unary("sqrt", "Square root.", Math.sqrt),
+  unary("ln", "Natural logarithm.", Math.log),
+  unary("log", "Base-10 logarithm.", Math.log10),
+  unary("exp", "e raised to x.", Math.exp),
   scalar("pow", 2, "pow(x, y)", "x raised to y.", (a) => first(a) ** second(a)),
+  unary("sin", "Sine (radians).", Math.sin),
+  unary("cos", "Cosine (radians).", Math.cos),
+  unary("tan", "Tangent (radians).", Math.tan),
+  unary("asin", "Arc sine.", Math.asin),
+  unary("acos", "Arc cosine.", Math.acos),
+  unary("atan", "Arc tangent.", Math.atan),
+  scalar("atan2", 2, "atan2(y, x)", "Angle of the point (x, y).", (a) => Math.atan2(first(a), second(a))),
+  unary("sinh", "Hyperbolic sine.", Math.sinh),
+  unary("cosh", "Hyperbolic cosine.", Math.cosh),
+  unary("tanh", "Hyperbolic tangent.", Math.tanh),
+  unary("asinh", "Inverse hyperbolic sine.", Math.asinh),
+  unary("acosh", "Inverse hyperbolic cosine.", Math.acosh),
+  unary("atanh", "Inverse hyperbolic tangent.", Math.atanh),
   {
     kind: "if",
     name: "if",
     minArgs: 3,
-    maxArgs: 3,
+    maxArgs: 4,
     acceptsLists: false,
-    signature: "if(cond, then, else)",
-    description: "then when cond is non-zero, else otherwise; null when cond is null. Only the chosen branch is evaluated.",
+    signature: "if(cond, then, else[, zero])",
+    description:
+      "JEP's if: then when cond > 0, else otherwise (with four arguments: else when cond < 0, zero when cond is 0). Only the chosen branch is evaluated.",
   },
   list("sum", "Sum of the values.", sum),
+  list("sumNull", "Sum of the values, nulls skipped; null when all are null.", sum, "skip"),
   list("avg", "Arithmetic mean of the values.", avg),
-  list("max", "Largest value.", max),
+  list("avgNull", "Arithmetic mean of the values, nulls skipped; null when all are null.", avg, "skip"),
+  list("max", "Largest value (Bischeck's starts from 0: never below 0).", max),
   list("min", "Smallest value.", min),
-  list("stdev", "Population standard deviation of the values.", stdev),
-  list("median", "Median; the mean of the two middle values for an even count.", median),
-  scalar("multNull", 2, "multNull(x, y)", "x · y; null when either is null.", (a) => first(a) * second(a)),
-  scalar("divNull", 2, "divNull(x, y)", "x / y; null when either is null or y is 0.", (a) =>
-    second(a) === 0 ? null : first(a) / second(a),
+  list("stddev", "Population standard deviation of the values (Bischeck's Stddev).", stddev),
+  list("stdev", "Population standard deviation (the name Bischeck's guide uses; stddev in its code).", stddev),
+  list(
+    "median",
+    "Median; the mean of the two middle values for an even count. A null makes the expression null, as in Bischeck.",
+    median,
+    "poison",
   ),
+  list("avgMad", "Mean without outliers: values within 3 median absolute deviations of the median.", (v) => averageMad(v, 3)),
+  {
+    ...list("avgMadT", "avgMad with the threshold (in median absolute deviations) as the first argument.", (v, leading) =>
+      averageMad(v, leading[0] as number),
+    ),
+    signature: "avgMadT(threshold, x, …)",
+    minArgs: 1,
+    leading: 1,
+  },
+  {
+    kind: "nullable",
+    op: "mult",
+    name: "multNull",
+    minArgs: 1,
+    maxArgs: null,
+    acceptsLists: false,
+    signature: "multNull(x, y, …)",
+    description: "The product; null when an argument is null (a list function then skips it under notFullListParse).",
+  },
+  {
+    kind: "nullable",
+    op: "div",
+    name: "divNull",
+    minArgs: 2,
+    maxArgs: 2,
+    acceptsLists: false,
+    signature: "divNull(x, y)",
+    description: "x / y; null when either is null or y is 0.",
+  },
+  {
+    kind: "regression",
+    result: "forecast",
+    name: "ols",
+    minArgs: 7,
+    maxArgs: 7,
+    acceptsLists: false,
+    stringArgs: [0, 1, 2, 3, 4, 5, 6],
+    signature: 'ols("host", "service", "item", "AVG|MAX|MIN", "H|D|W", "forecast", "-30D|END")',
+    description: "Least-squares forecast: the fitted value `forecast` buckets after the newest, over buckets of an hour, day or week.",
+  },
+  {
+    kind: "regression",
+    result: "slope",
+    name: "olss",
+    minArgs: 6,
+    maxArgs: 6,
+    acceptsLists: false,
+    stringArgs: [0, 1, 2, 3, 4, 5],
+    signature: 'olss("host", "service", "item", "AVG|MAX|MIN", "H|D|W", "-30D|END")',
+    description: "Least-squares slope per bucket (hour, day or week) of the series.",
+  },
 ];
 
-const BY_NAME: ReadonlyMap<string, FunctionDef> = new Map(DEFINITIONS.map((d) => [d.name, d]));
+const BY_NAME: ReadonlyMap<string, FunctionDef & WithStringArgs> = new Map(DEFINITIONS.map((d) => [d.name, d]));
+
+/** For error messages: the functions that take ranges and lists. */
+export const LIST_FUNCTIONS = DEFINITIONS.filter((d) => d.acceptsLists)
+  .map((d) => d.name)
+  .join(", ");
 
 /** Null when `count` arguments suit `fn`, otherwise what was expected. */
 export function arityProblem(fn: FunctionInfo, count: number): string | null {
@@ -135,7 +273,7 @@ export function arityProblem(fn: FunctionInfo, count: number): string | null {
   return `${arity} argument(s) for ${fn.signature}`;
 }
 
-export function lookupFunction(name: string): FunctionDef | undefined {
+export function lookupFunction(name: string): (FunctionDef & WithStringArgs) | undefined {
   return BY_NAME.get(name);
 }
 

@@ -11,13 +11,14 @@ export type {
   Selector,
   SeriesName,
   Span,
+  StringNode,
   TimeOffset,
   TimeUnit,
   UnaryNode,
   UnaryOp,
 } from "./ast.ts";
 export { isListSelector, offsetMs } from "./ast.ts";
-export { type CompiledExpr, compile, type EvalContext } from "./compile.ts";
+export { type CompiledExpr, cacheValues, compile, type EvalContext } from "./compile.ts";
 export {
   BadRangeError,
   ExprError,

@@ -1,6 +1,6 @@
 import type { Span } from "./ast.ts";
 import { ExprSyntaxError, type Position } from "./errors.ts";
-import { NAME_CONTINUE, NAME_START } from "./names.ts";
+import { NAME_CONTINUE, NAME_START, REFERENCE_CHAR, REFERENCE_START, splitsIntoSeriesName } from "./names.ts";
 
 export type Punct =
   | "("
@@ -28,6 +28,7 @@ export type Punct =
 export type Token =
   | { readonly kind: "number"; readonly value: number; readonly text: string; readonly start: number; readonly end: number }
   | { readonly kind: "name"; readonly raw: string; readonly start: number; readonly end: number }
+  | { readonly kind: "string"; readonly value: string; readonly start: number; readonly end: number }
   | { readonly kind: "punct"; readonly value: Punct; readonly start: number; readonly end: number }
   | { readonly kind: "eof"; readonly start: number; readonly end: number };
 
@@ -67,6 +68,10 @@ export class Lexer {
     this.pos = start;
     if (start >= this.source.length) return { kind: "eof", start, end: start };
 
+    // Bischeck's names: `10.0.0.1-ping-rtt[0]`, `h-s/H/avg/weekend-i[0]`, `h-service@x-i[0]`.
+    const reference = this.referenceName(start);
+    if (reference !== null) return reference;
+
     const two = this.source.slice(start, start + 2);
     if (TWO_CHAR.has(two)) {
       this.pos = start + 2;
@@ -85,9 +90,57 @@ export class Lexer {
       if (!Number.isFinite(value)) throw new ExprSyntaxError("a finite number", `'${number[0]}'`, this.position(start));
       return { kind: "number", value, text: number[0], start, end: this.pos };
     }
+    if (one === '"') return this.string(start);
     const cp = String.fromCodePoint(this.source.codePointAt(start) as number);
     if (NAME_START.test(cp)) return this.name(start);
     throw new ExprSyntaxError("an expression", `'${cp}'`, this.position(start));
+  }
+
+  /**
+   * A series name in Bischeck's wider alphabet (digits first, `@`, `/` inside service and item),
+   * recognised only when `[` follows at once and it splits into host-service-item; anything else
+   * is lexed as before, so `2-x-y-z[0]` stays "2 minus x-y-z[0]" and `a/b` a division.
+   */
+  private referenceName(start: number): Token | null {
+    if (!REFERENCE_START.test(this.source[start] as string)) return null;
+    let i = start;
+    while (i < this.source.length) {
+      const cp = String.fromCodePoint(this.source.codePointAt(i) as number);
+      if (cp === "\\") {
+        if (i + 1 >= this.source.length) return null;
+        i += 1 + String.fromCodePoint(this.source.codePointAt(i + 1) as number).length;
+      } else if (REFERENCE_CHAR.test(cp)) {
+        i += cp.length;
+      } else {
+        break;
+      }
+    }
+    if (i === start || this.source[i] !== "[") return null;
+    const raw = this.source.slice(start, i);
+    if (!splitsIntoSeriesName(raw)) return null;
+    this.pos = i;
+    return { kind: "name", raw, start, end: i };
+  }
+
+  /** `"…"` with `\"` and `\\` escapes: the name arguments of ols and olss. */
+  private string(start: number): Token {
+    let value = "";
+    let i = start + 1;
+    while (i < this.source.length) {
+      const ch = this.source[i] as string;
+      if (ch === '"') {
+        this.pos = i + 1;
+        return { kind: "string", value, start, end: this.pos };
+      }
+      if (ch === "\\" && i + 1 < this.source.length) {
+        value += this.source[i + 1];
+        i += 2;
+      } else {
+        value += ch;
+        i++;
+      }
+    }
+    throw new ExprSyntaxError("a closing '\"'", "end of input", this.position(this.source.length));
   }
 
   private name(start: number): Token {
@@ -116,6 +169,8 @@ export function describe(token: Token): string {
       return `'${token.text}'`;
     case "name":
       return `'${token.raw}'`;
+    case "string":
+      return `'"${token.value}"'`;
     case "punct":
       return `'${token.value}'`;
   }

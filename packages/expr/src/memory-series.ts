@@ -129,7 +129,7 @@ class Ring {
 /**
  * The worker's write-through cache and the test double for SeriesData. Appending in time order is
  * O(1); lookups by time are binary searches (Bischeck 1.1.1's fix for its 15 000-point lists).
- * Nearest ties (points equally far before and after, or sharing a timestamp) resolve to the newer point.
+ * Time lookups follow Bischeck's cache: see `nearestPosition`.
  */
 export class InMemorySeriesData implements SeriesData {
   private readonly series = new Map<string, Ring>();
@@ -182,35 +182,59 @@ export class InMemorySeriesData implements SeriesData {
   }
 
   byIndexRange(series: string, from: number, to: number): (number | null)[] {
-    const out: (number | null)[] = new Array(to - from + 1);
     const ring = this.series.get(series);
-    for (let i = from; i <= to; i++) {
-      out[i - from] = ring === undefined || i >= ring.size ? null : ring.valueAt(ring.size - 1 - i);
-    }
+    if (ring === undefined || from >= ring.size) return [];
+    const last = Math.min(to, ring.size - 1);
+    const out: (number | null)[] = new Array(last - from + 1);
+    for (let i = from; i <= last; i++) out[i - from] = ring.valueAt(ring.size - 1 - i);
     return out;
+  }
+
+  indexAt(series: string, atMs: number): number | null {
+    const ring = this.series.get(series);
+    if (ring === undefined) return null;
+    const position = nearestPosition(ring, atMs);
+    return position === null ? null : ring.size - 1 - position;
   }
 
   nearest(series: string, atMs: number): number | null {
     const ring = this.series.get(series);
-    if (ring === undefined || ring.size === 0) return null;
-    const next = ring.upperBound(atMs);
-    if (next === ring.size) return ring.valueAt(ring.size - 1);
-    // Among points sharing a timestamp the last appended counts as the newer one.
-    const nextNewest = ring.upperBound(ring.tsAt(next)) - 1;
-    if (next === 0) return ring.valueAt(nextNewest);
-    const before = next - 1;
-    return atMs - ring.tsAt(before) < ring.tsAt(next) - atMs ? ring.valueAt(before) : ring.valueAt(nextNewest);
+    if (ring === undefined) return null;
+    const position = nearestPosition(ring, atMs);
+    return position === null ? null : ring.valueAt(position);
   }
 
-  timeRange(series: string, fromMs: number, toMs: number | null, max = Number.POSITIVE_INFINITY): (number | null)[] {
+  timeRange(series: string, fromMs: number | null, toMs: number | null, max = Number.POSITIVE_INFINITY): (number | null)[] {
     const ring = this.series.get(series);
-    if (ring === undefined) return [];
-    const newest = ring.upperBound(fromMs) - 1;
-    const oldest = toMs === null ? 0 : ring.lowerBound(toMs);
+    if (ring === undefined || ring.size === 0) return [];
+    const newest = fromMs === null ? ring.size - 1 : nearestPosition(ring, fromMs);
+    if (newest === null) return [];
+    const oldest = toMs === null ? 0 : (nearestPosition(ring, toMs) ?? 0);
     const count = Math.min(newest - oldest + 1, max + 1);
     if (count <= 0) return [];
     const out: (number | null)[] = new Array(count);
     for (let i = 0; i < count; i++) out[i] = ring.valueAt(newest - i);
     return out;
   }
+
+  pointsByIndexRange(series: string, from: number, to: number): { ts: number[]; values: (number | null)[] } {
+    const values = this.byIndexRange(series, from, to);
+    const ring = this.series.get(series) as Ring;
+    const ts = values.map((_, i) => ring.tsAt(ring.size - 1 - from - i));
+    return { ts, values };
+  }
+}
+
+/**
+ * Bischeck's nearestByIndex (LastStatusCache): the logical position of the point nearest to `t`,
+ * null when `t` is newer than the newest point or older than the oldest; a tie between the points
+ * before and after goes to the older one, and among equal timestamps the last appended counts.
+ */
+function nearestPosition(ring: Ring, t: number): number | null {
+  if (ring.size === 0 || t > ring.tsAt(ring.size - 1) || t < ring.tsAt(0)) return null;
+  const next = ring.lowerBound(t);
+  const exact = ring.tsAt(next) === t;
+  if (exact) return ring.upperBound(t) - 1;
+  const before = next - 1;
+  return t - ring.tsAt(before) <= ring.tsAt(next) - t ? before : next;
 }

@@ -10,8 +10,38 @@ import { ExprEvalError, ExprSyntaxError, type Position } from "./errors.ts";
  */
 export const NAME_START = /[\p{L}_$\\]/u;
 export const NAME_CONTINUE = /[\p{L}\p{N}_.$\\-]/u;
-const PLAIN = /[\p{L}\p{N}_.]/u;
-const PLAIN_START = /[\p{L}_]/u;
+/**
+ * Bischeck's own name alphabet (ObjectDefinitions): a host of letters, digits, `_`, `.`, `-`; a
+ * service or item may also hold `@` and `/` (aggregated series such as `h-s/H/avg/weekend-i`).
+ * Such a name may start with a digit; it is a reference when `[` follows (see the lexer).
+ */
+export const REFERENCE_START = /[\p{L}\p{N}_$\\]/u;
+export const REFERENCE_CHAR = /[\p{L}\p{N}_.$@/\\-]/u;
+const PLAIN_HOST = /[\p{L}\p{N}_.]/u;
+const PLAIN = /[\p{L}\p{N}_.@/]/u;
+const PLAIN_START = /[\p{L}\p{N}_]/u;
+const HOST_FORBIDDEN = new Set(["@", "/"]);
+
+/** Whether a raw name (escapes still in it) splits into three non-empty parts with a host Bischeck allows. */
+export function splitsIntoSeriesName(raw: string): boolean {
+  let part = 0;
+  let length = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i] as string;
+    if (ch === "\\") {
+      i++;
+      length++;
+    } else if (ch === "-") {
+      if (length === 0) return false;
+      part++;
+      length = 0;
+    } else {
+      if (part === 0 && HOST_FORBIDDEN.has(ch)) return false;
+      length++;
+    }
+  }
+  return part === 2 && length > 0;
+}
 const MACRO_NAME = /^[A-Za-z0-9_]+$/;
 
 /** Values the `$$…$$` macros expand to; `aliases` serves any other macro name (e.g. HOSTALIAS). */
@@ -97,7 +127,7 @@ export function printPart(part: NamePart, first: boolean): string {
       continue;
     }
     for (const ch of segment.text) {
-      const plain = first && out === "" ? PLAIN_START.test(ch) : PLAIN.test(ch);
+      const plain = out === "" ? PLAIN_START.test(ch) : first ? PLAIN_HOST.test(ch) : PLAIN.test(ch);
       out += plain ? ch : `\\${ch}`;
     }
   }

@@ -1,6 +1,6 @@
 import { type BinaryOp, type Expr, isListSelector, offsetMs, type RefNode, type Selector, type TimeOffset, type TimeUnit } from "./ast.ts";
 import { BadRangeError, ExprSyntaxError, LimitError } from "./errors.ts";
-import { arityProblem, lookupFunction } from "./functions.ts";
+import { arityProblem, LIST_FUNCTIONS, lookupFunction } from "./functions.ts";
 import { describe, Lexer, type Punct, type Token } from "./lexer.ts";
 import { type Limits, resolveLimits } from "./limits.ts";
 import { splitName } from "./names.ts";
@@ -35,7 +35,13 @@ export const UNARY_PRECEDENCE = 7;
  */
 export const MAX_TREE_HEIGHT = 2048;
 
-const UNITS: ReadonlySet<string> = new Set(["S", "M", "H"]);
+/** JEP's standard constants, which Bischeck's parser adds (addStandardConstants). */
+const CONSTANTS: ReadonlyMap<string, number> = new Map([
+  ["pi", Math.PI],
+  ["e", Math.E],
+]);
+
+const UNITS: ReadonlySet<string> = new Set(["S", "M", "H", "D"]);
 
 class Parser {
   private readonly lexer: Lexer;
@@ -59,7 +65,7 @@ class Parser {
     const [misplaced] = this.lists;
     if (misplaced !== undefined) {
       throw new ExprSyntaxError(
-        "a single value here (only sum, avg, max, min, stdev and median take ranges and lists, as direct arguments)",
+        `a single value here (only ${LIST_FUNCTIONS} take ranges and lists, as direct arguments)`,
         `'${this.lexer.source.slice(misplaced.span.offset, misplaced.span.end)}'`,
         misplaced.span,
       );
@@ -165,11 +171,20 @@ class Parser {
       this.leave();
       return inner;
     }
+    if (t.kind === "string") {
+      throw new ExprSyntaxError(
+        "a number, a series reference or a function call (quoted names are arguments of ols and olss only)",
+        describe(t),
+        this.lexer.position(t.start),
+      );
+    }
     if (t.kind === "name") {
       this.advance();
       if (this.isPunct("(")) return this.call(t.raw, t.start);
       if (this.isPunct("[")) return this.reference(t.raw, t.start, t.end);
       if (t.raw === "null") return this.node({ type: "null", span: this.lexer.span(t.start, t.end) });
+      const constant = CONSTANTS.get(t.raw);
+      if (constant !== undefined) return this.node({ type: "number", value: constant, span: this.lexer.span(t.start, t.end) });
       this.fail(`'[' after the series name '${t.raw}', or '(' for a function call`);
     }
     return this.fail("a number, a series reference, a function call or '('");
@@ -183,7 +198,7 @@ class Parser {
     const args: Expr[] = [];
     if (!this.isPunct(")")) {
       for (;;) {
-        args.push(this.expression(0));
+        args.push(this.argument(fn.stringArgs, args.length));
         if (this.isPunct(")")) break;
         this.expect(",", "',' or ')'");
       }
@@ -195,6 +210,17 @@ class Parser {
     if (problem !== null) throw new ExprSyntaxError(problem, `${args.length}`, span);
     if (fn.acceptsLists) for (const arg of args) if (arg.type === "ref") this.lists.delete(arg);
     return this.node({ type: "call", name, args, span }, ...args);
+  }
+
+  /** A call argument; functions that name a series (ols, olss) take quoted strings in their first positions. */
+  private argument(stringArgs: readonly number[] | undefined, index: number): Expr {
+    const t = this.token;
+    if (t.kind === "string" && stringArgs?.includes(index)) {
+      this.advance();
+      return this.node({ type: "string", value: t.value, span: this.lexer.span(t.start, t.end) });
+    }
+    if (stringArgs?.includes(index)) this.fail('a quoted argument such as "host"');
+    return this.expression(0);
   }
 
   private reference(raw: string, start: number, nameEnd: number): Expr {
@@ -212,6 +238,10 @@ class Parser {
     if (this.isPunct(":")) {
       this.advance();
       if (first.kind === "index") {
+        if (this.token.kind === "name" && this.token.raw === "END") {
+          this.advance();
+          return { kind: "indexRange", from: first.value, to: "END" };
+        }
         const to = this.selectorPoint();
         if (to.kind !== "index") throw new BadRangeError("an index range needs an index after ':'", this.lexer.position(to.start));
         if (first.value > to.value)
@@ -263,7 +293,8 @@ class Parser {
       return { kind: "index", value: n.value, start: n.start };
     }
     const unit = this.token;
-    if (unit.kind !== "name" || unit.start !== n.end || !UNITS.has(unit.raw)) this.fail("a time unit S, M or H right after the number");
+    // Bischeck's pattern allows spaces before the unit: `-12 H`.
+    if (unit.kind !== "name" || !UNITS.has(unit.raw)) this.fail("a time unit S, M, H or D after the number");
     this.advance();
     const offset: TimeOffset = { amount: n.value, unit: unit.raw as TimeUnit };
     if (!Number.isSafeInteger(offsetMs(offset))) throw new BadRangeError("time offset too large", this.lexer.position(n.start));

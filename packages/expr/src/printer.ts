@@ -40,6 +40,8 @@ export function print(expr: Expr): string {
       return String(expr.value);
     case "null":
       return "null";
+    case "string":
+      return JSON.stringify(expr.value);
     case "ref":
       return `${printSeriesName(expr.name)}[${selector(expr.selector)}]`;
     case "call":

@@ -15,7 +15,8 @@ interface SeriesIdentity {
 export type Reference = SeriesIdentity &
   (
     | { readonly kind: "index"; readonly indices: readonly number[] }
-    | { readonly kind: "indexRange"; readonly from: number; readonly to: number }
+    /** `to` END: down to the oldest stored point. */
+    | { readonly kind: "indexRange"; readonly from: number; readonly to: number | "END" }
     | { readonly kind: "nearest"; readonly offsetMs: number }
     | { readonly kind: "timeRange"; readonly fromOffsetMs: number; readonly toOffsetMs: number | "END" }
   );
@@ -31,9 +32,26 @@ function collect(expr: Expr, out: RefNode[]): void {
     case "ref":
       out.push(expr);
       return;
-    case "call":
+    case "call": {
+      // ols("host", "service", "item", …) reads the whole history of the series it names.
+      const [host, service, item] = expr.args;
+      if (
+        (expr.name === "ols" || expr.name === "olss") &&
+        host?.type === "string" &&
+        service?.type === "string" &&
+        item?.type === "string"
+      ) {
+        const text = (s: { value: string }) => [{ kind: "text" as const, text: s.value }];
+        out.push({
+          type: "ref",
+          name: { host: text(host), service: text(service), item: text(item) },
+          selector: { kind: "indexRange", from: 0, to: "END" },
+          span: expr.span,
+        });
+      }
       for (const arg of expr.args) collect(arg, out);
       return;
+    }
     case "unary":
       collect(expr.operand, out);
       return;

@@ -7,6 +7,8 @@ export function stripPositions(expr: Expr): unknown {
       return { type: "number", value: expr.value };
     case "null":
       return { type: "null" };
+    case "string":
+      return { type: "string", value: expr.value };
     case "ref":
       return { type: "ref", name: expr.name, selector: expr.selector };
     case "call":

@@ -15,21 +15,36 @@ class Naive {
   byIndex(i: number) {
     return this.points[this.points.length - 1 - i]?.value ?? null;
   }
-  nearest(at: number) {
-    let best: { ts: number; value: number | null } | undefined;
-    for (const p of this.points) if (best === undefined || Math.abs(p.ts - at) <= Math.abs(best.ts - at)) best = p;
-    return best?.value ?? null;
+  /** Bischeck's nearest index: null outside the history; ties go to the older point; equal timestamps to the last appended. */
+  nearestPosition(at: number): number | null {
+    const n = this.points.length;
+    if (n === 0 || at > (this.points[n - 1] as { ts: number }).ts || at < (this.points[0] as { ts: number }).ts) return null;
+    let best = 0;
+    this.points.forEach((p, i) => {
+      const b = this.points[best] as { ts: number };
+      const d = Math.abs(p.ts - at);
+      const bd = Math.abs(b.ts - at);
+      if (d < bd || (d === bd && p.ts === b.ts && p.ts <= at)) best = i;
+    });
+    return best;
   }
-  timeRange(from: number, to: number | null) {
+  nearest(at: number) {
+    const i = this.nearestPosition(at);
+    return i === null ? null : (this.points[i]?.value ?? null);
+  }
+  timeRange(from: number | null, to: number | null) {
+    const newest = from === null ? this.points.length - 1 : this.nearestPosition(from);
+    if (newest === null) return [];
+    const oldest = to === null ? 0 : (this.nearestPosition(to) ?? 0);
     return this.points
-      .filter((p) => p.ts <= from && (to === null || p.ts >= to))
+      .slice(oldest, newest + 1)
       .map((p) => p.value)
       .reverse();
   }
 }
 
 describe("InMemorySeriesData", () => {
-  it("indexes newest first and pads missing indices with null", () => {
+  it("indexes newest first; an index range holds only the points that exist", () => {
     const d = new InMemorySeriesData();
     d.appendMany("s", [
       { ts: 1, value: 10 },
@@ -37,20 +52,20 @@ describe("InMemorySeriesData", () => {
       { ts: 3, value: 30 },
     ]);
     expect([d.byIndex("s", 0), d.byIndex("s", 1), d.byIndex("s", 2), d.byIndex("s", 3)]).toEqual([30, null, 10, null]);
-    expect(d.byIndexRange("s", 1, 4)).toEqual([null, 10, null, null]);
-    expect(d.byIndexRange("nope", 0, 1)).toEqual([null, null]);
+    expect(d.byIndexRange("s", 1, 4)).toEqual([null, 10]);
+    expect(d.byIndexRange("nope", 0, 1)).toEqual([]);
     expect(d.size("s")).toBe(3);
   });
 
   it("drops the oldest points beyond its capacity", () => {
     const d = new InMemorySeriesData({ capacity: 3 });
     for (let i = 1; i <= 10; i++) d.append("s", i, i);
-    expect(d.byIndexRange("s", 0, 3)).toEqual([10, 9, 8, null]);
-    expect(d.timeRange("s", 100, null)).toEqual([10, 9, 8]);
+    expect(d.byIndexRange("s", 0, 3)).toEqual([10, 9, 8]);
+    expect(d.timeRange("s", null, null)).toEqual([10, 9, 8]);
     d.append("s", 0, 0); // older than everything kept: dropped at once
-    expect(d.timeRange("s", 100, null)).toEqual([10, 9, 8]);
+    expect(d.timeRange("s", null, null)).toEqual([10, 9, 8]);
     d.append("s", 8.5, 85);
-    expect(d.timeRange("s", 100, null)).toEqual([10, 9, 85]);
+    expect(d.timeRange("s", null, null)).toEqual([10, 9, 85]);
   });
 
   it("agrees with a naive model under random appends, late points and lookups", () => {
@@ -73,6 +88,7 @@ describe("InMemorySeriesData", () => {
             expect(d.byIndex("s", index)).toBe(model.byIndex(index));
             expect(d.timeRange("s", from, to)).toEqual(model.timeRange(from, to));
             expect(d.timeRange("s", from, null)).toEqual(model.timeRange(from, null));
+            expect(d.timeRange("s", null, to)).toEqual(model.timeRange(null, to));
             if (appends.length > 0) expect(d.nearest("s", a)).toBe(model.nearest(a));
           }
         },
@@ -84,6 +100,26 @@ describe("InMemorySeriesData", () => {
     const d = new InMemorySeriesData();
     for (let i = 0; i < 1000; i++) d.append("s", i, i);
     expect(d.timeRange("s", 999, null, 10)).toHaveLength(11);
+  });
+
+  // Bischeck's LastStatusCache.nearestByIndex (CacheTest): a time maps to the nearest index.
+  it.each<[number, number | null, string]>([
+    [25, 20, "nearest"],
+    [35, null, "a tie between 30 and 40 goes to the older point (30 is null here)"],
+    [36, 40, "nearest"],
+    [50, 50, "exact"],
+    [51, null, "newer than the newest point"],
+    [9, null, "older than the oldest point"],
+  ])("nearest(%s) = %s: %s", (at, expected) => {
+    const d = new InMemorySeriesData();
+    d.appendMany("s", [
+      { ts: 10, value: 10 },
+      { ts: 20, value: 20 },
+      { ts: 30, value: null },
+      { ts: 40, value: 40 },
+      { ts: 50, value: 50 },
+    ]);
+    expect(d.nearest("s", at)).toBe(expected);
   });
 
   it("stores non-finite values as null", () => {

@@ -77,7 +77,7 @@ describe("reference forms", () => {
     expect(error.message).toContain(detail);
   });
 
-  it.each(["h-s-i[-30]", "h-s-i[-30X]", "h-s-i[-30 M]", "h-s-i[]", "h-s-i[0", "avg(h-s-i[0:])"])("%s is a syntax error", (source) => {
+  it.each(["h-s-i[-30]", "h-s-i[-30X]", "h-s-i[]", "h-s-i[0", "avg(h-s-i[0:])"])("%s is a syntax error", (source) => {
     expect(thrown(source)).toBeInstanceOf(ExprSyntaxError);
   });
 
@@ -101,11 +101,11 @@ describe("names", () => {
     expect([text(r.name.host), text(r.name.service), text(r.name.item)]).toEqual(["www.example.com", "http_1", "p99"]);
   });
 
-  it("needs an escape for a name starting with a digit, and prints it back", () => {
+  it("reads a name starting with a digit, escaped or not, and prints it back plain (Bischeck's 10.0.0.1-ping-rtt)", () => {
     const r = ref("\\10.0.0.1-ping-rtt[0]");
     expect(text(r.name.host)).toBe("10.0.0.1");
-    expect(print(r)).toBe("\\10.0.0.1-ping-rtt[0]");
-    expect(thrown("10.0.0.1-ping-rtt[0]")).toBeInstanceOf(ExprSyntaxError);
+    expect(print(r)).toBe("10.0.0.1-ping-rtt[0]");
+    expect(stripPositions(ref("10.0.0.1-ping-rtt[0]"))).toEqual(stripPositions(r));
   });
 
   it("recognises macros in any part and keeps escaped dollars literal", () => {
@@ -189,7 +189,7 @@ describe("syntax errors carry position, expectation and what was found", () => {
     ["1 2", "an operator or end of input", "'2'", 2],
     ["foo(1)", "a function name", "'foo'", 0],
     ["abs(1, 2)", "1 argument(s) for abs(x)", "2", 0],
-    ["avg()", "at least 1 argument(s) for avg(x, …)", "0", 0],
+    ["pow(1)", "2 argument(s) for pow(x, y)", "1", 0],
     ["1 # 2", "an expression", "'#'", 2],
     ["(1,2)", "')' or an operator", "','", 2],
     ["1e999", "a finite number", "'1e999'", 0],

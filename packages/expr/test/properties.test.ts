@@ -19,7 +19,7 @@ import { NOW } from "./helpers.ts";
 
 const span = { offset: 0, line: 1, column: 1, end: 0 };
 
-const nameChar = fc.constantFrom("a", "Z", "0", "9", "_", ".", "-", "$", "\\", " ", "ä", "[", "(", ":");
+const nameChar = fc.constantFrom("a", "Z", "0", "9", "_", ".", "-", "$", "\\", " ", "ä", "[", "(", ":", "@", "/");
 const text = fc.string({ unit: nameChar, minLength: 1, maxLength: 6 });
 const macro = fc.constantFrom("HOSTNAME", "SERVICENAME", "SERVICEITEMNAME", "HOST_ALIAS2");
 
@@ -46,7 +46,10 @@ const part: fc.Arbitrary<NamePart> = fc
   });
 const seriesName: fc.Arbitrary<SeriesName> = fc.record({ host: part, service: part, item: part });
 
-const offset: fc.Arbitrary<TimeOffset> = fc.record({ amount: fc.integer({ min: 0, max: 100_000 }), unit: fc.constantFrom("S", "M", "H") });
+const offset: fc.Arbitrary<TimeOffset> = fc.record({
+  amount: fc.integer({ min: 0, max: 100_000 }),
+  unit: fc.constantFrom("S", "M", "H", "D"),
+});
 const index = fc.integer({ min: 0, max: 10_000 });
 const scalarSelector: fc.Arbitrary<Selector> = fc.oneof(
   index.map((i): Selector => ({ kind: "index", indices: [i] })),
@@ -57,7 +60,7 @@ const listSelector: fc.Arbitrary<Selector> = fc.oneof(
   fc.tuple(index, index).map(([a, b]): Selector => ({ kind: "indexRange", from: Math.min(a, b), to: Math.max(a, b) })),
   fc.tuple(offset, fc.option(offset, { nil: undefined })).map(([a, b]): Selector => {
     if (b === undefined) return { kind: "timeRange", from: a, to: "END" };
-    const ms = (o: TimeOffset) => o.amount * { S: 1, M: 60, H: 3600 }[o.unit];
+    const ms = (o: TimeOffset) => o.amount * { S: 1, M: 60, H: 3600, D: 86_400 }[o.unit];
     return ms(a) <= ms(b) ? { kind: "timeRange", from: a, to: b } : { kind: "timeRange", from: b, to: a };
   }),
 );

@@ -35,12 +35,28 @@ export const timeZoneSchema = z.string().trim().min(1).max(64).refine(isTimeZone
 
 export { intervalMs };
 
-/** Who runs the service: the agent (shell, http(s), postgres) or the worker (bischeck://cache). */
+const RUNNABLE_URL = /^(shell|bischeck|https?|postgres(ql)?):\/\//;
+/** Bischeck's other service URLs, kept so that an imported configuration loses nothing, never run. */
+const KEPT_URL = /^(livestatus:\/\/|jdbc:)/;
+
+/**
+ * Who runs the service: the agent (shell, http(s), postgres) or the worker (bischeck://cache).
+ * `livestatus://` and `jdbc:` URLs (other than PostgreSQL, which the import maps to postgres://)
+ * are accepted and kept, but such a service is disabled: nothing runs it (see isRunnableUrl).
+ */
 export const connectionUrlSchema = z
   .string()
   .trim()
   .max(2048)
-  .regex(/^(shell|bischeck|https?|postgres(ql)?):\/\//, "url must start with shell://, bischeck://, http(s):// or postgres://");
+  .regex(
+    new RegExp(`${RUNNABLE_URL.source}|${KEPT_URL.source}`),
+    "url must start with shell://, bischeck://, http(s):// or postgres:// (livestatus:// and jdbc: are kept, disabled)",
+  );
+
+/** Whether Tidemark runs a service with this URL; a kept Bischeck URL (livestatus://, jdbc:) is not run. */
+export function isRunnableUrl(url: string): boolean {
+  return RUNNABLE_URL.test(url.trim());
+}
 
 export const serviceItemSchema = z.object({
   name: nameSchema,

@@ -1,5 +1,5 @@
 import { dateFacts, localTime } from "./calendar.ts";
-import { HOUR_MS, type HourValue, hourSpan, hourValue, interpolate, type ThresholdContext } from "./hours.ts";
+import { HOUR_MS, type HourValue, hourSpan, hourValue, interpolate, policyContext, spanReadsTime, type ThresholdContext } from "./hours.ts";
 import { type PeriodSelection, selectPeriodForDate } from "./period.ts";
 import type { ThresholdPolicy } from "./policy.ts";
 import { boundaries } from "./states.ts";
@@ -36,7 +36,8 @@ export const MAX_CURVE_POINTS = 1_000_000;
  * every point. A DST shift that is not on a local hour boundary is picked up at the next hour.
  */
 export function thresholdCurve(policy: ThresholdPolicy, input: CurveInput): ThresholdCurve {
-  const { from, to, step, context } = input;
+  const { from, to, step } = input;
+  const context = policyContext(policy, input.context);
   if (!(step > 0) || !Number.isFinite(from) || !Number.isFinite(to) || to < from) {
     throw new RangeError("thresholdCurve needs finite from ≤ to and a positive step");
   }
@@ -53,6 +54,7 @@ export function thresholdCurve(policy: ThresholdPolicy, input: CurveInput): Thre
     periodIndex: new Int16Array(n).fill(-1),
   };
   const days = new Map<number, PeriodSelection>();
+  const atHourStart = policy.deviations?.includes("expressionsAtHourStart") === true;
   const hourValues = new Map<string, HourValue>();
 
   let i = 0;
@@ -74,7 +76,7 @@ export function thresholdCurve(policy: ThresholdPolicy, input: CurveInput): Thre
     }
 
     const { period, index } = selection;
-    const span = hourSpan(period, local.hour, hourStart, (hour, now) => {
+    const valueAt = (hour: number, now: number) => {
       const key = `${index}|${hour}|${now}`;
       let v = hourValues.get(key);
       if (v === undefined) {
@@ -82,12 +84,17 @@ export function thresholdCurve(policy: ThresholdPolicy, input: CurveInput): Thre
         hourValues.set(key, v);
       }
       return v;
-    });
+    };
+    // As evaluateThreshold: expressions that read time offsets are computed at each point's time
+    // (Bischeck's check time), unless the policy opts into computing them at the hour's start.
+    const perPoint = !atHourStart && spanReadsTime(period, local.hour);
+    const hourly = perPoint ? null : hourSpan(period, local.hour, hourStart, valueAt);
     for (; i < n; i++) {
       const ti = from + i * step;
       if (ti >= hourEnd) break;
       curve.timestamps[i] = ti;
       curve.periodIndex[i] = index;
+      const span = hourly ?? hourSpan(period, local.hour, hourStart, valueAt, ti);
       const threshold = interpolate(span, Math.floor((ti - hourStart) / 60_000));
       if (threshold === null) continue;
       const b = boundaries(period.calcMethod, threshold, span.warning, span.critical);

@@ -1,6 +1,6 @@
 import type { ExprError } from "@tidemark/expr";
 import { type LocalTime, localTime } from "./calendar.ts";
-import { hourSpan, hourValue, interpolate, type ThresholdContext } from "./hours.ts";
+import { hourSpan, hourValue, interpolate, policyContext, type ThresholdContext } from "./hours.ts";
 import { type PeriodRule, periodForDate } from "./period.ts";
 import type { CalcMethod, State, ThresholdPolicy } from "./policy.ts";
 import { type Boundaries, boundaries, classify, explain } from "./states.ts";
@@ -69,9 +69,10 @@ export interface EvaluateThresholdInput {
 }
 
 /**
- * The state of one measured value against a policy at an instant. A null value always gets the
- * policy's nullState, also when there is no threshold (Bischeck checks the value first); otherwise
- * a missing threshold (holiday, no period, null hour, failing expression) is OK and shown as NA.
+ * The state of one measured value against a policy at an instant, as Bischeck's
+ * Twenty4HourThreshold.getState: a holiday is OK whatever the value; otherwise a null value gets
+ * the policy's nullState, and a missing threshold (no period, null hour, failing expression) is
+ * OK and shown as NA. Expression hours are computed at `at` (see the policy's deviations).
  */
 export function evaluateThreshold(policy: ThresholdPolicy, input: EvaluateThresholdInput): ThresholdResult {
   const value = input.value !== null && Number.isFinite(input.value) ? input.value : null;
@@ -79,13 +80,15 @@ export function evaluateThreshold(policy: ThresholdPolicy, input: EvaluateThresh
   const selection = periodForDate(policy, local.year, local.month, local.day);
   const valueState: State | null = value === null ? policy.nullState : null;
 
-  if (selection.kind !== "period") {
-    return noThreshold(valueState ?? "OK", value, local, selection.kind === "holiday" ? "holiday" : "noPeriod", null);
-  }
+  // Bischeck's getState answers OK on a holiday before it looks at the value.
+  if (selection.kind === "holiday") return noThreshold("OK", value, local, "holiday", null);
+  if (selection.kind !== "period") return noThreshold(valueState ?? "OK", value, local, "noPeriod", null);
 
   const { period, index, rule } = selection;
   const hourStart = input.at - (local.minute * 60_000 + local.msInMinute);
-  const span = hourSpan(period, local.hour, hourStart, (hour, now) => hourValue(period, hour, now, input.context));
+  const checkTime = policy.deviations?.includes("expressionsAtHourStart") ? undefined : input.at;
+  const context = policyContext(policy, input.context);
+  const span = hourSpan(period, local.hour, hourStart, (hour, now) => hourValue(period, hour, now, context), checkTime);
   const threshold = interpolate(span, local.minute);
   const error = span.from.error ?? span.to.error;
 

@@ -48,10 +48,18 @@ export interface HourValue {
 
 const NULL_HOUR: HourValue = { value: null, error: null };
 
+/** The context with the policy's notFullListParse applied (the same object when nothing changes). */
+export function policyContext(
+  policy: { notFullListParse?: boolean | undefined },
+  context: ThresholdContext | undefined,
+): ThresholdContext | undefined {
+  if (policy.notFullListParse === undefined || context === undefined || context.dropNulls !== undefined) return context;
+  return { ...context, dropNulls: policy.notFullListParse };
+}
+
 /**
- * T[hour] of a period. An expression is evaluated with `now` = the instant its hour starts, so
- * that a point evaluation and a preview curve agree and each hour is computed once; Bischeck's
- * behaviour on a failing expression (a null threshold) is kept, with the error reported.
+ * T[hour] of a period, an expression evaluated with the given `now`; Bischeck's behaviour on a
+ * failing expression (a null threshold) is kept, with the error reported.
  */
 export function hourValue(period: Period, hour: number, now: number, context: ThresholdContext | undefined): HourValue {
   const entry = entries(period)[hour];
@@ -95,6 +103,14 @@ function sameTimelessExpression(period: Period, hour: number, other: number): bo
   return a?.kind === "expression" && b?.kind === "expression" && a.expr === b.expr && !a.expr.readsTime;
 }
 
+/** Whether T[h] or T[h+1] is an expression that reads time offsets (its value depends on `now`). */
+export function spanReadsTime(period: Period, hour: number): boolean {
+  const list = entries(period);
+  const a = list[hour];
+  const b = list[(hour + 1) % 24];
+  return (a?.kind === "expression" && a.expr.readsTime) || (b?.kind === "expression" && b.expr.readsTime);
+}
+
 /** Everything needed to compute T(h:m) for every minute m of one local hour. */
 export interface HourSpan {
   readonly from: HourValue;
@@ -108,15 +124,23 @@ export interface HourSpan {
  * T[h] and T[(h+1) mod 24] from the same period's table: at 23:xx the next value is hour 0 of
  * the same period, as in Bischeck, even when the next day would select another period.
  */
-export function hourSpan(period: Period, hour: number, hourStart: number, valueAt: (hour: number, now: number) => HourValue): HourSpan {
+export function hourSpan(
+  period: Period,
+  hour: number,
+  hourStart: number,
+  valueAt: (hour: number, now: number) => HourValue,
+  checkTime?: number,
+): HourSpan {
   const levels = period.hours.levels[hour] ?? null;
   const next = (hour + 1) % 24;
-  const from = valueAt(hour, hourStart);
+  // Bischeck computes both neighbours at the time of the check (Twenty4HourThreshold's
+  // calculateForInterval); the `expressionsAtHourStart` deviation computes each at its hour's start.
+  const from = valueAt(hour, checkTime ?? hourStart);
   return {
     from,
     // The common macro-expression table repeats one expression in every hour: when it reads no
     // time offsets, T[h+1] is T[h] (same data, and `now` does not matter), computed once.
-    to: sameTimelessExpression(period, hour, next) ? from : valueAt(next, hourStart + HOUR_MS),
+    to: sameTimelessExpression(period, hour, next) ? from : valueAt(next, checkTime ?? hourStart + HOUR_MS),
     warning: levels?.warning ?? period.warning,
     critical: levels?.critical ?? period.critical,
   };

@@ -1,3 +1,12 @@
+export {
+  type AlertSpan,
+  type AlertState,
+  type BacktestInput,
+  type BacktestResult,
+  type BacktestSeries,
+  type BacktestSummary,
+  backtest,
+} from "./backtest.ts";
 export { type DateFacts, dateFacts, type LocalTime, localTime } from "./calendar.ts";
 export { type CurveInput, MAX_CURVE_POINTS, type ThresholdCurve, thresholdCurve } from "./curve.ts";
 export { type EvaluateThresholdInput, evaluateThreshold, type NoThresholdReason, type ThresholdResult } from "./evaluate.ts";
@@ -6,4 +15,3 @@ export type { ThresholdContext } from "./hours.ts";
 export { type PeriodRule, type PeriodSelection, selectPeriod, selectPeriodForDate } from "./period.ts";
 export * from "./policy.ts";
 export { type Boundaries, boundaries, classify, explain, formatNumber } from "./states.ts";
-export { type AlertSpan, type AlertState, type BacktestInput, type BacktestResult, type BacktestSeries, type BacktestSummary, backtest } from "./backtest.ts";

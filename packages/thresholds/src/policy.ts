@@ -24,9 +24,7 @@ export type HourEntry = z.infer<typeof hourEntrySchema>;
  * Per-hour warning/critical overrides come from Bischeck's hourinterval form; null means
  * "use the period's levels".
  */
-export const hourLevelsSchema = z
-  .object({ warning: z.number().min(0).max(1000), critical: z.number().min(0).max(1000) })
-  .nullable();
+export const hourLevelsSchema = z.object({ warning: z.number().min(0).max(1000), critical: z.number().min(0).max(1000) }).nullable();
 export type HourLevels = z.infer<typeof hourLevelsSchema>;
 
 export const hoursSchema = z.object({
@@ -79,15 +77,32 @@ export type Holiday = z.infer<typeof holidaySchema>;
 export const stateSchema = z.enum(["OK", "WARNING", "CRITICAL", "UNKNOWN"]);
 export type State = z.infer<typeof stateSchema>;
 
+/**
+ * Where a policy deliberately departs from Bischeck, named so that it is visible and opt-in:
+ * - `expressionsAtHourStart`: an expression hour entry is computed with `now` at the start of its
+ *   hour (T[h+1] at the next hour's start) instead of at the time of the check, as Bischeck does.
+ *   Curves then compute each hour once, and `[-60M]` in hour 10 always means 09:00.
+ */
+export const deviationSchema = z.enum(["expressionsAtHourStart"]);
+export type Deviation = z.infer<typeof deviationSchema>;
+
 export const thresholdPolicySchema = z.object({
   /** Periods in file (precedence) order. */
   periods: z.array(periodSchema).min(1).max(200),
   holidays: z.array(holidaySchema).max(100),
   /** State when the measured value is null (Bischeck default UNKNOWN). */
   nullState: stateSchema.default("UNKNOWN"),
-  /** Consecutive results before a state becomes hard (Bischeck default 3). */
-  maxSoft: z.number().int().min(1).max(100).default(3),
+  /** Bischeck's maxsoft (default 3): a problem turns hard on the (maxSoft+1)-th result in a row; 0 = at once. */
+  maxSoft: z.number().int().min(0).max(100).default(3),
   /** IANA time zone the hours and days are read in (Bischeck used the JVM's local zone). */
   timeZone: z.string().min(1).max(64).default("UTC"),
+  /**
+   * Bischeck's notFullListParse (properties.xml, true in its shipped files): nulls are removed from
+   * ranges and skipped by list functions instead of making the expression null. A context's
+   * explicit `dropNulls` wins.
+   */
+  notFullListParse: z.boolean().optional(),
+  /** Opt-in departures from Bischeck's behaviour (none by default). */
+  deviations: z.array(deviationSchema).max(8).optional(),
 });
 export type ThresholdPolicy = z.infer<typeof thresholdPolicySchema>;

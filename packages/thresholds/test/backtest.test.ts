@@ -23,26 +23,27 @@ describe("backtest", () => {
     const series = minutes([105, 115, 115, 115, 115, 140, 140, 140, 90, 90]);
     const result = backtest(upper, { series, from: T0, to: T0 + 10 * MINUTE, stepMs: MINUTE });
     expect(result.states).toEqual(["OK", "WARNING", "WARNING", "WARNING", "WARNING", "CRITICAL", "CRITICAL", "CRITICAL", "OK", "OK"]);
+    // Bischeck's ServiceState: hard on the fourth problem in a row (maxSoft 3), CRITICAL at once while hard.
     expect(result.spans).toEqual([
-      { from: T0 + 3 * MINUTE, to: T0 + 7 * MINUTE, state: "WARNING" },
-      { from: T0 + 7 * MINUTE, to: T0 + 8 * MINUTE, state: "CRITICAL" },
+      { from: T0 + 4 * MINUTE, to: T0 + 5 * MINUTE, state: "WARNING" },
+      { from: T0 + 5 * MINUTE, to: T0 + 8 * MINUTE, state: "CRITICAL" },
     ]);
-    expect(result.summary).toMatchObject({ results: 10, alerts: 1, criticalAlerts: 1, warningMinutes: 4, criticalMinutes: 1 });
+    expect(result.summary).toMatchObject({ results: 10, alerts: 1, criticalAlerts: 1, warningMinutes: 1, criticalMinutes: 3 });
   });
 
-  it("never goes hard when the streak is shorter than maxSoft", () => {
+  it("never goes hard when the streak is not longer than maxSoft", () => {
     const series = minutes([150, 150, 90, 150, 150, 90]);
     const soft = backtest(upper, { series, from: T0, to: T0 + 6 * MINUTE, stepMs: MINUTE });
     expect(soft.summary.alerts).toBe(0);
     expect(soft.spans).toEqual([]);
     const immediate = backtest({ ...upper, maxSoft: 1 }, { series, from: T0, to: T0 + 6 * MINUTE, stepMs: MINUTE });
-    expect(immediate.summary).toMatchObject({ alerts: 2, criticalAlerts: 2, criticalMinutes: 4 });
+    expect(immediate.summary).toMatchObject({ alerts: 2, criticalAlerts: 2, criticalMinutes: 2 });
   });
 
   it("gives null results the policy's nullState and keeps holidays quiet", () => {
     const series = minutes([null, null, null, null]);
     expect(backtest(upper, { series, from: T0, to: T0 + 4 * MINUTE, stepMs: MINUTE }).spans).toEqual([
-      { from: T0 + 2 * MINUTE, to: T0 + 4 * MINUTE, state: "UNKNOWN" },
+      { from: T0 + 3 * MINUTE, to: T0 + 4 * MINUTE, state: "UNKNOWN" },
     ]);
     const holiday = { ...upper, holidays: [{ year: 2024, days: ["0306"] }] };
     const loud = minutes([500, 500, 500, 500]);
@@ -51,7 +52,7 @@ describe("backtest", () => {
   });
 
   it("counts a gap in the data as at most one step, not as an outage", () => {
-    const series = { timestamps: [T0, T0 + MINUTE, T0 + 2 * MINUTE, T0 + 60 * MINUTE], values: [200, 200, 200, 200] };
+    const series = { timestamps: [T0, T0 + MINUTE, T0 + 2 * MINUTE, T0 + 3 * MINUTE, T0 + 60 * MINUTE], values: [200, 200, 200, 200, 200] };
     const result = backtest(upper, { series, from: T0, to: T0 + 61 * MINUTE, stepMs: MINUTE });
     expect(result.summary.criticalMinutes).toBe(2);
   });
@@ -59,7 +60,7 @@ describe("backtest", () => {
   it("judges aggregated buckets on the side the calc method watches", () => {
     const bucket = 5 * MINUTE;
     const series = { timestamps: [T0, T0 + bucket, T0 + 2 * bucket], values: [100, 100, 100], low: [60, 60, 60], high: [150, 150, 150] };
-    const upperResult = backtest(upper, { series, from: T0, to: T0 + 3 * bucket, stepMs: bucket });
+    const upperResult = backtest({ ...upper, maxSoft: 2 }, { series, from: T0, to: T0 + 3 * bucket, stepMs: bucket });
     expect(upperResult.states).toEqual(["CRITICAL", "CRITICAL", "CRITICAL"]);
     expect(upperResult.summary.criticalMinutes).toBe(5);
     const lower = policy({ periods: [period({ calcMethod: ">", warning: 10, critical: 30, hours: hours(100) })] });

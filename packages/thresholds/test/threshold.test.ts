@@ -122,9 +122,9 @@ describe("null measured values", () => {
     expect(evaluateThreshold(policy(), { at: AT, value: Number.NaN }).state).toBe("UNKNOWN");
   });
 
-  it("also on a holiday: the value is checked before the threshold, as in Bischeck", () => {
+  it("but not on a holiday: Bischeck's getState answers OK before it looks at the value", () => {
     const p = policy({ holidays: [{ year: 2024, days: ["0313"] }] });
-    expect(evaluateThreshold(p, { at: AT, value: null }).state).toBe("UNKNOWN");
+    expect(evaluateThreshold(p, { at: AT, value: null }).state).toBe("OK");
   });
 });
 
@@ -166,10 +166,33 @@ describe("expression hours", () => {
   });
   const context = { data, macros: { host: "web", service: "http", item: "resp" } };
 
-  it("are evaluated with now = the start of their hour, T[h+1] at the next hour's start", () => {
-    // T[10] = value at 09:00 (540) + 1000; T[11] = value at 10:00 (600) + 1000
-    const r = evaluateThreshold(p, { at: utc(2024, 3, 13, 10, 30), value: 0, context });
-    expect(r.threshold).toBe(1540 + (30 * 60) / 60);
+  describe("T[h] and T[h+1] are computed at the time of the check (Twenty4HourThreshold.getThresholdByHourAndMinute)", () => {
+    // A step a full hour: 100 × the hour since base.
+    const steps = new InMemorySeriesData();
+    for (let m = -2880; m <= 2880; m++) steps.append("web-http-resp", base + m * 60_000, 100 * Math.floor(m / 60));
+    const stepContext = { ...context, data: steps };
+    it("Bischeck: both neighbours read [-60M] back from 10:10, i.e. 09:10", () => {
+      const r = evaluateThreshold(p, { at: utc(2024, 3, 13, 10, 10), value: 0, context: stepContext });
+      expect(r.threshold).toBe(900 + 1000);
+    });
+    it("the expressionsAtHourStart deviation: T[10] at 10:00, T[11] at 11:00, interpolated", () => {
+      const atStart = { ...p, deviations: ["expressionsAtHourStart" as const] };
+      const r = evaluateThreshold(atStart, { at: utc(2024, 3, 13, 10, 10), value: 0, context: stepContext });
+      expect(r.threshold).toBeCloseTo(1900 + (10 * 100) / 60, 9);
+    });
+  });
+
+  it("the policy's notFullListParse skips nulls in lists (Bischeck's properties.xml setting)", () => {
+    const gaps = new InMemorySeriesData();
+    gaps.append("web-http-resp", utc(2024, 3, 13, 10, 0), null);
+    gaps.append("web-http-resp", utc(2024, 3, 13, 10, 1), 300);
+    const avg = policy({ periods: [period({ hours: hours(Array.from({ length: 24 }, () => e("avg(web-http-resp[0:1])"))) })] });
+    const at = utc(2024, 3, 13, 10, 30);
+    expect(evaluateThreshold(avg, { at, value: 1, context: { data: gaps } }).threshold).toBeNull();
+    expect(evaluateThreshold({ ...avg, notFullListParse: true }, { at, value: 1, context: { data: gaps } }).threshold).toBe(300);
+    expect(
+      evaluateThreshold({ ...avg, notFullListParse: true }, { at, value: 1, context: { data: gaps, dropNulls: false } }).threshold,
+    ).toBeNull();
   });
 
   it("a failing expression is a null threshold, with the error reported", () => {

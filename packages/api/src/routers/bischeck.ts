@@ -1,4 +1,4 @@
-import { BischeckImportError, exportBischeck, importBischeck } from "@tidemark/bischeck";
+import { BischeckImportError, exportBischeck, filesFromDirectory, importBischeck, importPreview, redactUrl } from "@tidemark/bischeck";
 import { agentForHost, assignByHostRules, hostAgentRuleSchema } from "@tidemark/config-render";
 import type { Database } from "@tidemark/db";
 import {
@@ -21,6 +21,9 @@ const filesSchema = z.object({
   thresholdsXml: z.string().max(20_000_000).optional(),
   /** Which agent runs the imported hosts' services (first matching rule); none: they run nowhere until assigned. */
   agentRules: z.array(hostAgentRuleSchema).max(100).default([]),
+  propertiesXml: z.string().max(1_000_000).optional(),
+  /** Names of the other files of a chosen directory (servers.xml, …): the preview says what becomes of them. */
+  otherFiles: z.array(z.string().max(256)).max(100).optional(),
 });
 
 /** The rules' agents, refused unless every one is an active agent of the organisation. */
@@ -42,7 +45,7 @@ function outline(configuration: Configuration, rules: z.infer<typeof filesSchema
     name: h.name,
     services: h.services.map((s) => ({
       name: s.name,
-      url: s.url,
+      url: redactUrl(s.url),
       schedules: s.schedules,
       /** "server" for calculations, the agent's name, or null: it would run nowhere. */
       runsOn: s.url.startsWith("bischeck://") ? "server" : (agentNames.get(agentForHost(rules, h.name) ?? "") ?? null),
@@ -91,9 +94,16 @@ export const bischeckRouter = createTRPCRouter({
         parsed.configuration.hosts.flatMap((h) => h.services.map((s) => ({ host: h.name, service: s.name }))),
       ),
     ]);
+    const fates = importPreview(parsed);
     return {
       ok: true as const,
       counts: counts(parsed.configuration),
+      fates: fates.counts,
+      /** Services that do not run as in Bischeck: mapped to another check, or kept and disabled. */
+      changedServices: fates.services
+        .filter((f) => f.fate !== "kept")
+        .map((f) => ({ ...f, url: redactUrl(f.url), from: f.from === null ? null : redactUrl(f.from) })),
+      notes: filesFromDirectory((input.otherFiles ?? []).map((name) => ({ name, text: "" }))).notes,
       hosts: outline(parsed.configuration, input.agentRules, agentNames),
       warnings: parsed.warnings,
       existingHosts: hosts.map((h) => h.name),

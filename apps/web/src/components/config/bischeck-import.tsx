@@ -21,6 +21,9 @@ export function BischeckImport() {
   const trpc = useTRPC();
   const [bischeckXml, setBischeckXml] = useState<string | null>(null);
   const [thresholdsXml, setThresholdsXml] = useState<string | null>(null);
+  const [propertiesXml, setPropertiesXml] = useState<string | null>(null);
+  const [otherFiles, setOtherFiles] = useState<string[]>([]);
+  const [directoryProblem, setDirectoryProblem] = useState<string | null>(null);
   const preview = useMutation(trpc.bischeck.previewImport.mutationOptions());
   const commit = useMutation(trpc.bischeck.commitImport.mutationOptions());
   const exported = useQuery({ ...trpc.bischeck.export.queryOptions(), enabled: false });
@@ -28,11 +31,28 @@ export function BischeckImport() {
   const agentRules = rules.flatMap((r) =>
     r.agentId && r.hostPattern.trim() ? [{ hostPattern: r.hostPattern.trim(), agentId: r.agentId }] : [],
   );
-  const files = bischeckXml ? { bischeckXml, thresholdsXml: thresholdsXml ?? undefined, agentRules } : null;
+  const files = bischeckXml
+    ? { bischeckXml, thresholdsXml: thresholdsXml ?? undefined, propertiesXml: propertiesXml ?? undefined, agentRules, otherFiles }
+    : null;
   const setRule = (index: number, rule: Partial<(typeof rules)[number]>) => {
     setRules((all) => all.map((r, i) => (i === index ? { ...r, ...rule } : r)));
     preview.reset();
   };
+
+  /** A whole Bischeck etc/ directory: bischeck.xml and 24thresholds.xml are read, the other files named in the preview. */
+  async function chooseDirectory(list: FileList | null) {
+    const chosen = [...(list ?? [])].filter((f) => f.name.endsWith(".xml") && !f.webkitRelativePath.split("/").slice(1, -1).length);
+    const bischeck = chosen.find((f) => f.name === "bischeck.xml");
+    const thresholds = chosen.find((f) => f.name === "24thresholds.xml");
+    const properties = chosen.find((f) => f.name === "properties.xml");
+    setDirectoryProblem(bischeck ? null : "The directory has no bischeck.xml.");
+    setBischeckXml(bischeck ? await bischeck.text() : null);
+    setThresholdsXml(thresholds ? await thresholds.text() : null);
+    setPropertiesXml(properties ? await properties.text() : null);
+    setOtherFiles(chosen.filter((f) => f !== bischeck && f !== thresholds && f !== properties).map((f) => f.name));
+    preview.reset();
+    commit.reset();
+  }
   const p = preview.data;
 
   return (
@@ -42,6 +62,17 @@ export function BischeckImport() {
           <h2>Import from Bischeck</h2>
         </div>
         <div className="import-files">
+          <label className="field">
+            <span>A Bischeck configuration directory (etc/)</span>
+            <input
+              type="file"
+              multiple
+              aria-label="Bischeck directory"
+              {...{ webkitdirectory: "", directory: "" }}
+              onChange={(e) => chooseDirectory(e.target.files)}
+            />
+          </label>
+          <span className="muted">or the files one by one:</span>
           <label className="field">
             <span>bischeck.xml</span>
             <input
@@ -93,6 +124,7 @@ export function BischeckImport() {
             Add a host → agent rule
           </button>
         </fieldset>
+        {directoryProblem && <p className="error">{directoryProblem}</p>}
         {preview.isError && <p className="error">{preview.error.message}</p>}
         {p && !p.ok && (
           <div role="alert">
@@ -127,6 +159,44 @@ export function BischeckImport() {
               Will create <strong>{p.counts.hosts} hosts</strong>, <strong>{p.counts.services} services</strong>,{" "}
               <strong>{p.counts.items} service items</strong> and <strong>{p.counts.policies} threshold policies</strong>.
             </p>
+            <p className="import-fates">
+              Services: <strong>{p.fates.kept} kept</strong> (run as in Bischeck), <strong>{p.fates.mapped} mapped</strong> (run by another
+              check), <strong>{p.fates.disabled} disabled</strong> (kept, not run).
+            </p>
+            {p.changedServices.length > 0 && (
+              <table className="table" aria-label="Mapped and disabled services">
+                <thead>
+                  <tr>
+                    <th>Service</th>
+                    <th>Fate</th>
+                    <th>URL</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {p.changedServices.map((c) => (
+                    <tr key={`${c.host}-${c.service}`}>
+                      <td className="mono">
+                        {c.host}-{c.service}
+                      </td>
+                      <td>{c.fate}</td>
+                      <td className="mono">
+                        {c.url}
+                        {c.from ? ` (was ${c.from})` : ""}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            {p.notes.length > 0 && (
+              <ul aria-label="Files not read">
+                {p.notes.map((n) => (
+                  <li key={n} className="muted">
+                    {n}
+                  </li>
+                ))}
+              </ul>
+            )}
             {p.existingHosts.length > 0 && p.existingServices.length === 0 && (
               <p className="muted">These hosts exist already and receive the new services: {p.existingHosts.join(", ")}.</p>
             )}
