@@ -19,8 +19,8 @@ beforeAll(async () => {
 });
 afterAll(async () => db.close());
 
-// Far in the future, so that other tests' organisations (with data up to now) are never stale at these instants.
-const T0 = Date.UTC(2040, 2, 2, 10, 0, 0);
+// Before any other test's data, so that other organisations in this database are never stale at these instants.
+const T0 = Date.UTC(2025, 0, 6, 10, 0, 0);
 const MINUTE = 60_000;
 
 async function setUp() {
@@ -61,7 +61,7 @@ describe("freshness", () => {
     const queued = await tick(T0 + 3 * MINUTE, true);
     expect(queued.map((r) => r.ts)).toEqual([T0 + 3 * MINUTE]);
     expect(await openAlerts()).toEqual([
-      { key: "h-s-load", severity: "UNKNOWN", explanation: "stale: no data for 3 intervals (last at 2040-03-02T10:00:00.000Z)" },
+      { key: "h-s-load", severity: "UNKNOWN", explanation: "stale: no data for 3 intervals (last at 2025-01-06T10:00:00.000Z)" },
     ]);
     // Reported once: the next look queues nothing more.
     expect(await tick(T0 + 4 * MINUTE, true)).toEqual([]);
@@ -69,7 +69,7 @@ describe("freshness", () => {
     await send("h-s-load", T0 + 5 * MINUTE, 50);
     await tick(T0 + 5 * MINUTE, true);
     expect(await openAlerts()).toEqual([
-      { key: "h-s-disk", severity: "UNKNOWN", explanation: "stale: no data for 3 intervals (last at 2040-03-02T10:02:00.000Z)" },
+      { key: "h-s-disk", severity: "UNKNOWN", explanation: "stale: no data for 3 intervals (last at 2025-01-06T10:02:00.000Z)" },
     ]);
   });
 
@@ -81,7 +81,7 @@ describe("freshness", () => {
     const queued = await tick(T0 + 10 * MINUTE);
     expect(queued).toHaveLength(1);
     expect(await openAlerts()).toEqual([
-      { key: "edge1-agent-heartbeat", severity: "UNKNOWN", explanation: "stale: agent edge1 has not called in since 2040-03-02T10:00:05.000Z" },
+      { key: "edge1-agent-heartbeat", severity: "UNKNOWN", explanation: "stale: agent edge1 has not called in since 2025-01-06T10:00:05.000Z" },
     ]);
     await agentSeenAt(T0 + 11 * MINUTE);
     await send("h-s-load", T0 + 11 * MINUTE, 50);
