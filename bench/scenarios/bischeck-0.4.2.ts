@@ -4,7 +4,7 @@ import { alertingEvaluator } from "../../apps/worker/src/alerting-evaluator.ts";
 import { drainQueue } from "../../apps/worker/src/evaluator.ts";
 import { phaseMeter } from "../lib/evaluation-phases.ts";
 import { OrganizationCache } from "../../apps/worker/src/organization-cache.ts";
-import { SeriesWindow } from "../../apps/worker/src/series-window.ts";
+import { OrganizationWindows } from "../../apps/worker/src/series-window.ts";
 import { BISCHECK_042_INTERVAL_MS as INTERVAL_MS, bischeck042Configuration as configuration, randKeys as randKeysOf } from "../lib/bischeck-042.ts";
 import { benchOrganization, importBench, prefill } from "../lib/fixtures.ts";
 import { profiled } from "../lib/profile.ts";
@@ -21,9 +21,9 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
   log(`${n} jobs: configuration and ${n * cachePoints} cached points ready`);
 
   const organizations = new OrganizationCache(db, 60_000);
-  const window = new SeriesWindow();
-  const scheduler = new CalculationScheduler(db, organizations, new SeriesWindow(), () => {});
-  const evaluator = alertingEvaluator(db, organizations, window, { maxQueueRows: 1000 });
+  const windows = new OrganizationWindows();
+  const scheduler = new CalculationScheduler(db, organizations, new OrganizationWindows(), () => {});
+  const evaluator = alertingEvaluator(db, organizations, windows, { maxQueueRows: 1000 });
   const services = (await loadCalculationServices(db)).filter((s) => s.organizationId === org);
 
   const phases = { ingestMs: 0, calculateMs: 0, evaluateMs: 0 };

@@ -4,7 +4,7 @@ import type { Configuration } from "@tidemark/model";
 import { alertingEvaluator } from "../../apps/worker/src/alerting-evaluator.ts";
 import { drainQueue } from "../../apps/worker/src/evaluator.ts";
 import { OrganizationCache } from "../../apps/worker/src/organization-cache.ts";
-import { SeriesWindow } from "../../apps/worker/src/series-window.ts";
+import { OrganizationWindows, SeriesWindow } from "../../apps/worker/src/series-window.ts";
 import { benchOrganization, expressionPolicy, importBench, prefill } from "../lib/fixtures.ts";
 import { postgresServerCpuMs } from "../lib/server-cpu.ts";
 import { phaseMeter } from "../lib/evaluation-phases.ts";
@@ -66,7 +66,7 @@ export const scenario: BenchScenario = {
     await prefill(db, org, keys, HISTORY, 1000, start, (i) => 100 + (i % 60));
     log(`${SERIES} series × ${HISTORY} points ready; running ${seconds} s in real time`);
 
-    const evaluator = alertingEvaluator(db, new OrganizationCache(db, 60_000), new SeriesWindow());
+    const evaluator = alertingEvaluator(db, new OrganizationCache(db, 60_000), new OrganizationWindows());
     const value = (s: number, i: number) => 100 + ((s * 7 + i) % 60);
     // Warm-up: loads each series' window (three hours of points) once.
     await ingestBatch(db, {

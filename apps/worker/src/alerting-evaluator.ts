@@ -2,7 +2,7 @@ import type { EvaluationOutcome } from "@tidemark/alerts";
 import { type Database, type EvaluationRecord, planAlerts } from "@tidemark/db";
 import { Evaluator, type EvaluatorOptions } from "./evaluator.ts";
 import type { OrganizationCache } from "./organization-cache.ts";
-import type { SeriesWindow } from "./series-window.ts";
+import type { OrganizationWindows } from "./series-window.ts";
 
 /** A record as the alert state machine sees it; the explanation is read from the record only when an alert needs it. */
 class RecordOutcome implements EvaluationOutcome {
@@ -43,13 +43,13 @@ class RecordOutcome implements EvaluationOutcome {
 export function alertingEvaluator(
   db: Database,
   organizations: OrganizationCache,
-  window: SeriesWindow,
+  windows: OrganizationWindows,
   options?: EvaluatorOptions,
 ): Evaluator {
   return new Evaluator(
     db,
     organizations,
-    window,
+    windows,
     {
       beforeWrite: async ({ client, organizationId, records, config, statement, alerts }) => {
         const outcomes = records.map((r) => new RecordOutcome(r, config.bySeriesId.get(r.seriesId)?.seriesKey ?? String(r.seriesId)));

@@ -14,7 +14,7 @@ import type { CheckResult } from "@tidemark/protocol";
 import { sourceNeeds } from "./history-needs.ts";
 import type { OrganizationCache } from "./organization-cache.ts";
 import { latestDue, parseSchedule, type Schedule } from "./schedule.ts";
-import type { SeriesWindow } from "./series-window.ts";
+import type { OrganizationWindows } from "./series-window.ts";
 import { refreshWindow } from "./window-loader.ts";
 
 interface Scheduled {
@@ -54,7 +54,7 @@ export class CalculationScheduler {
   constructor(
     private readonly db: Database,
     private readonly organizations: OrganizationCache,
-    private readonly window: SeriesWindow,
+    private readonly windows: OrganizationWindows,
     private readonly log: (event: Record<string, unknown>, message: string) => void,
     private readonly reloadEveryMs = 10_000,
   ) {}
@@ -200,9 +200,10 @@ export class CalculationScheduler {
     const config = await this.organizations.get(organizationId);
     const reads = new Set<string>();
     for (const { service } of runs) for (const item of service.items) for (const key of this.itemReads(service, item)) reads.add(key);
+    const window = this.windows.of(organizationId);
     const client = await this.db.pool.connect();
     try {
-      await refreshWindow(client, this.window, config, reads, new Map());
+      await refreshWindow(client, window, config, reads, new Map());
     } finally {
       client.release();
     }
@@ -213,7 +214,7 @@ export class CalculationScheduler {
         try {
           value = evaluate(item.execStatement, {
             now: dueMs,
-            data: this.window,
+            data: window,
             macros: { host: service.host, service: service.service, item: item.name },
             unknownSeries: "null",
           });

@@ -18,7 +18,7 @@ import { evaluateThreshold, INITIAL_HARD_STATE, nextHardState } from "@tidemark/
 import type pg from "pg";
 import { EvaluatedPoint } from "./evaluated-point.ts";
 import type { OrganizationCache, OrganizationConfig } from "./organization-cache.ts";
-import type { SeriesWindow } from "./series-window.ts";
+import type { OrganizationWindows } from "./series-window.ts";
 import { refreshWindow } from "./window-loader.ts";
 
 /** A batch evaluated and not yet written, as the hooks see it. */
@@ -98,7 +98,7 @@ export class Evaluator {
   constructor(
     private readonly db: Database,
     private readonly organizations: OrganizationCache,
-    private readonly window: SeriesWindow,
+    private readonly windows: OrganizationWindows,
     private readonly hooks: EvaluationHooks = {},
     options: EvaluatorOptions = {},
   ) {
@@ -218,7 +218,7 @@ export class Evaluator {
       if (!known.has(seriesId)) unknownStates.push(seriesId);
     }
     this.lap("evaluate");
-    await refreshWindow(client, this.window, config, wanted, firstInBatch, windowIsCurrent);
+    await refreshWindow(client, this.windows.of(config.organizationId), config, wanted, firstInBatch, windowIsCurrent);
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
     this.lap("load");
     return loaded;
@@ -235,12 +235,13 @@ export class Evaluator {
     // Ingest refuses points from further ahead than this; a state stamped beyond it (stored before
     // it did) must not make every present point look older than the last evaluated one.
     const horizon = Date.now() + MAX_FUTURE_SKEW_MS;
+    const window = this.windows.of(config.organizationId);
     for (const point of points) {
       const item = config.bySeriesId.get(point.seriesId);
       if (!item) continue;
       // A result the worker made up for missing data is no data: it stays out of the window.
       const stale = point.status === STALE_STATUS;
-      if (!stale) this.window.append(item.seriesKey, point.ts, point.value);
+      if (!stale) window.append(item.seriesKey, point.ts, point.value);
       const plugin = point.status == null ? null : pluginState(point.status);
       const previous = states.get(point.seriesId) ?? known.get(point.seriesId);
       // A point older than the last evaluated one is stored but cannot rewind the state machine
@@ -251,7 +252,7 @@ export class Evaluator {
             at: point.ts,
             value: point.value,
             // The item itself is the macros object: the same one every time, so resolved keys are cached.
-            context: { data: this.window, macros: item, unknownSeries: "null" },
+            context: { data: window, macros: item, unknownSeries: "null" },
           })
         : null;
       // Stale is UNKNOWN whatever the item's state source, and hard at once: the intervals without data were the wait.

@@ -13,7 +13,7 @@ import { FreshnessWatch } from "./freshness.ts";
 import { createWorkerMetrics, serveMetrics } from "./metrics.ts";
 import { startNotifier } from "./notifier.ts";
 import { OrganizationCache } from "./organization-cache.ts";
-import { SeriesWindow } from "./series-window.ts";
+import { OrganizationWindows } from "./series-window.ts";
 
 const log = pino({ base: { component: "worker" } });
 const url = process.env.DATABASE_URL;
@@ -24,13 +24,13 @@ if (!url) {
 
 const db = await connectDatabase(url, { max: 4, applicationName: "tidemark-worker" });
 const metrics = createWorkerMetrics();
-const window = new SeriesWindow();
+const windows = new OrganizationWindows();
 let scheduler: CalculationScheduler | null = null;
 const organizations = new OrganizationCache(db, 5000, (org) => scheduler?.sourcesFor(org) ?? []);
 // Calculations read through a window of their own: catching up there must not put points the
 // evaluator has not reached yet into its window (its `[0]` is always the point being evaluated).
-scheduler = new CalculationScheduler(db, organizations, new SeriesWindow(), (event, message) => log.warn(event, message));
-const evaluator = alertingEvaluator(db, organizations, window);
+scheduler = new CalculationScheduler(db, organizations, new OrganizationWindows(), (event, message) => log.warn(event, message));
+const evaluator = alertingEvaluator(db, organizations, windows);
 const freshness = new FreshnessWatch(db, (event, message) => log.info(event, message));
 const reportedPhaseMs = { ...evaluator.phaseMs };
 const info = await databaseInfo(db.pool);
@@ -39,7 +39,7 @@ let stopping = false;
 const server = await serveMetrics(metrics, Number(process.env.WORKER_METRICS_PORT ?? 0), () => ({
   status: stopping ? "stopping" : "ok",
   database: info.kind,
-  windowPoints: window.pointCount(),
+  windowPoints: windows.pointCount(),
 }));
 const address = server.address();
 log.info(
@@ -97,7 +97,7 @@ const loops = [
     const depth = await queueDepth(db);
     metrics.queueRows.set(depth.rows);
     metrics.queueLagSeconds.set(depth.oldest ? (Date.now() - depth.oldest.getTime()) / 1000 : 0);
-    metrics.windowPoints.set(window.pointCount());
+    metrics.windowPoints.set(windows.pointCount());
     for (const phase of EVALUATION_PHASES) {
       metrics.phaseSeconds.inc({ phase }, (evaluator.phaseMs[phase] - reportedPhaseMs[phase]) / 1000);
       reportedPhaseMs[phase] = evaluator.phaseMs[phase];

@@ -3,6 +3,7 @@ import { type HistoryNeeds, mergeNeed, policyNeeds, sourceNeeds } from "./histor
 
 /** What the evaluator knows about one organisation's configuration. */
 export interface OrganizationConfig {
+  organizationId: string;
   revision: string;
   bySeriesId: Map<number, EvaluatedItem>;
   seriesIdByKey: Map<string, number>;
@@ -53,6 +54,7 @@ export class OrganizationCache {
       if (need) need.intervalMs = item.intervalMs;
     }
     const config: OrganizationConfig = {
+      organizationId,
       revision,
       bySeriesId: new Map(items.map((i) => [i.seriesId, i])),
       seriesIdByKey: new Map(items.map((i) => [i.seriesKey, i.seriesId])),

@@ -106,3 +106,27 @@ export class SeriesWindow implements SeriesData {
     return this.held.get(series)?.data.timeRange(series, fromMs, toMs, max) ?? [];
   }
 }
+
+/**
+ * Series keys are unique only within an organisation (two organisations may both have
+ * `web01-cpu-load`), so each organisation's expressions read a window of their own: one worker's
+ * windows, by organisation.
+ */
+export class OrganizationWindows {
+  private readonly windows = new Map<string, SeriesWindow>();
+
+  of(organizationId: string): SeriesWindow {
+    let window = this.windows.get(organizationId);
+    if (!window) {
+      window = new SeriesWindow();
+      this.windows.set(organizationId, window);
+    }
+    return window;
+  }
+
+  pointCount(): number {
+    let n = 0;
+    for (const window of this.windows.values()) n += window.pointCount();
+    return n;
+  }
+}

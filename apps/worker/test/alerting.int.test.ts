@@ -4,7 +4,7 @@ import { constantPolicy, createOrgWithItems, deleteWebhooksOf, testDatabase } fr
 import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
-import { SeriesWindow } from "../src/series-window.ts";
+import { OrganizationWindows } from "../src/series-window.ts";
 
 /**
  * The worker remembers each series' alert state machine between batches; these cases fail if
@@ -36,7 +36,7 @@ async function setUp() {
       agentId: null,
       batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: KEY, ts: T0 + minute++ * 60_000, value }] },
     });
-  const worker = () => alertingEvaluator(db, new OrganizationCache(db, 0), new SeriesWindow());
+  const worker = () => alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows());
   const alerts = async () =>
     (
       await db.pool.query<{ id: string; severity: string; open: boolean }>(

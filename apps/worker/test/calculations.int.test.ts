@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { CalculationScheduler } from "../src/calculations.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
-import { SeriesWindow } from "../src/series-window.ts";
+import { OrganizationWindows } from "../src/series-window.ts";
 
 /** bischeck:// calculations run once per due instant, however many workers there are. */
 
@@ -60,21 +60,21 @@ function configuration(): Configuration {
 }
 
 /** An organisation with a source series of three points and three calculations averaging them. */
-async function organization(): Promise<{ org: string; services: CalculationService[] }> {
+async function organization(values = [10, 20, 60]): Promise<{ org: string; services: CalculationService[] }> {
   const { organization } = await createTestOrg(db);
   await importConfiguration(db, organization.id, configuration());
   await deployDraft(db, { organizationId: organization.id, createdBy: null, message: "calculations" });
   await ingestBatch(db, {
     organizationId: organization.id,
     agentId: null,
-    batch: { batchId: `b-${crypto.randomUUID()}`, results: [10, 20, 60].map((value, i) => ({ key: "h-src-v", ts: T0 + i * 1000, value })) },
+    batch: { batchId: `b-${crypto.randomUUID()}`, results: values.map((value, i) => ({ key: "h-src-v", ts: T0 + i * 1000, value })) },
   });
   const services = (await loadCalculationServices(db)).filter((s) => s.organizationId === organization.id);
   expect(services.map((s) => s.service).sort()).toEqual(CALCULATIONS);
   return { org: organization.id, services };
 }
 
-const scheduler = () => new CalculationScheduler(db, new OrganizationCache(db, 0), new SeriesWindow(), () => {});
+const scheduler = () => new CalculationScheduler(db, new OrganizationCache(db, 0), new OrganizationWindows(), () => {});
 
 async function stored(org: string) {
   const { rows } = await db.pool.query(
@@ -126,6 +126,20 @@ describe("calculations across workers", () => {
     expect(await a.runAll(runs)).toBe(0);
     expect(await b.runAll(services.map((service) => ({ service, dueMs: due + 60_000 })))).toBe(3);
     expect((await stored(org)).length).toBe(6);
+  });
+});
+
+describe("calculations across organisations", () => {
+  it("two organisations with the same series keys each read their own points through one worker", async () => {
+    const a = await organization([10, 20, 60]);
+    const b = await organization([1, 2, 3]);
+    const worker = scheduler();
+    const due = T0 + 60_000;
+    await worker.runAll(a.services.map((service) => ({ service, dueMs: due })));
+    await worker.runAll(b.services.map((service) => ({ service, dueMs: due })));
+    expect(worker.stats.failures).toBe(0);
+    expect(await stored(a.org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, 30]));
+    expect(await stored(b.org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, 2]));
   });
 });
 

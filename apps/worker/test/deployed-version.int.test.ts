@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { constantPolicy, createOrgWithItems, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { drainQueue, Evaluator } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
-import { SeriesWindow } from "../src/series-window.ts";
+import { OrganizationWindows } from "../src/series-window.ts";
 
 let db: Database;
 beforeAll(async () => {
@@ -31,7 +31,7 @@ describe("the worker evaluates the deployed version, not the saved draft", () =>
     const actor = { organizationId: org, userId: (await db.prisma.membership.findFirstOrThrow({ where: { organizationId: org } })).userId };
     const cache = new OrganizationCache(db, 0);
     const evaluated: EvaluationRecord[] = [];
-    const evaluator = new Evaluator(db, cache, new SeriesWindow(), {
+    const evaluator = new Evaluator(db, cache, new OrganizationWindows(), {
       beforeWrite: async ({ records }) => {
         evaluated.push(...records);
         return undefined;

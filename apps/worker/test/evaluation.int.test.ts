@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrgWithItems, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { drainQueue, Evaluator } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
-import { SeriesWindow } from "../src/series-window.ts";
+import { OrganizationWindows } from "../src/series-window.ts";
 
 let db: Database;
 beforeAll(async () => {
@@ -44,7 +44,7 @@ async function changes(organizationId: string) {
 
 /** An evaluator collecting the records of one organisation (the queue holds other tests' work too). */
 function newEvaluator(collected?: EvaluationRecord[], organization?: string) {
-  return new Evaluator(db, new OrganizationCache(db, 0), new SeriesWindow(), {
+  return new Evaluator(db, new OrganizationCache(db, 0), new OrganizationWindows(), {
     beforeWrite: async ({ records, organizationId }) => {
       if (organization === undefined || organizationId === organization) collected?.push(...records);
       return undefined;
@@ -235,7 +235,7 @@ describe("several workers side by side", () => {
     const org = await orgWithItems([{ name: "f", policy: policy({ kind: "constant", value: 100 }) }]);
     const seen: EvaluationRecord[] = [];
     let failNext = true;
-    const evaluator = new Evaluator(db, new OrganizationCache(db, 0), new SeriesWindow(), {
+    const evaluator = new Evaluator(db, new OrganizationCache(db, 0), new OrganizationWindows(), {
       beforeWrite: async ({ records }) => {
         if (failNext) {
           failNext = false;
@@ -279,7 +279,7 @@ describe("several workers side by side", () => {
         new Evaluator(
           db,
           new OrganizationCache(db, 0),
-          new SeriesWindow(),
+          new OrganizationWindows(),
           { beforeWrite: async ({ records }) => void seen.push(...records) },
           { maxQueueRows: 3 },
         ),

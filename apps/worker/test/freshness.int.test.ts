@@ -5,7 +5,7 @@ import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue } from "../src/evaluator.ts";
 import { FreshnessWatch } from "../src/freshness.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
-import { SeriesWindow } from "../src/series-window.ts";
+import { OrganizationWindows } from "../src/series-window.ts";
 
 /**
  * Silence alerts: an item without data for three of its intervals (1M here) is stale, UNKNOWN,
@@ -30,7 +30,7 @@ async function setUp() {
   const send = (key: string, ts: number, value: number) =>
     ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key, ts, value, status: 0 }] } });
   const agentSeenAt = (ts: number) => db.pool.query(`UPDATE agents SET last_seen_at = $1 WHERE id = $2`, [new Date(ts), agent.id]);
-  const evaluator = alertingEvaluator(db, new OrganizationCache(db, 0), new SeriesWindow());
+  const evaluator = alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows());
   const watch = new FreshnessWatch(db);
   /** The watch looks at `now`; an agent that keeps calling in has called just before. */
   const tick = async (now: number, agentCallsIn = false) => {

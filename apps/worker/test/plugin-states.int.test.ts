@@ -5,7 +5,7 @@ import { constantPolicy, createOrgWithItems, testDatabase } from "../../../packa
 import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
-import { SeriesWindow } from "../src/series-window.ts";
+import { OrganizationWindows } from "../src/series-window.ts";
 
 /** A plugin's exit code and output travel from ingest to the item's state, its alert and the alert's detail. */
 
@@ -19,7 +19,7 @@ const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);
 
 async function setUp(items: Parameters<typeof createOrgWithItems>[1]) {
   const org = await createOrgWithItems(db, items);
-  const worker = alertingEvaluator(db, new OrganizationCache(db, 0), new SeriesWindow());
+  const worker = alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows());
   let n = 0;
   const send = async (results: Omit<CheckResult, "ts">[]) => {
     const ts = T0 + n++ * 60_000;

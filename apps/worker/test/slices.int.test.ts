@@ -4,7 +4,7 @@ import { constantPolicy, createOrgWithItems, testDatabase } from "../../../packa
 import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue, Evaluator } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
-import { SeriesWindow } from "../src/series-window.ts";
+import { OrganizationWindows } from "../src/series-window.ts";
 
 /**
  * A batch is evaluated and written slice by slice, each slice's statement sent while the next
@@ -68,7 +68,7 @@ async function outcome(org: string) {
   };
 }
 
-const worker = (slicePoints: number) => alertingEvaluator(db, new OrganizationCache(db, 0), new SeriesWindow(), { slicePoints });
+const worker = (slicePoints: number) => alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows(), { slicePoints });
 
 describe("a batch written slice by slice", () => {
   it("leaves what one slice leaves: states, changes, alerts and their events", async () => {
@@ -102,7 +102,7 @@ describe("a batch written slice by slice", () => {
     const failing = new Evaluator(
       db,
       new OrganizationCache(db, 0),
-      new SeriesWindow(),
+      new OrganizationWindows(),
       {
         beforeWrite: async ({ statement }) => {
           // The third slice's statement cannot bind its parameters: the server refuses it.
