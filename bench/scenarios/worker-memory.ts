@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +7,7 @@ import { memoryMb, sleep } from "../../apps/agent/bench/loopback.ts";
 import { REPO_ROOT } from "../../scripts/lib/paths.ts";
 import { BISCHECK_042_INTERVAL_MS as INTERVAL_MS, bischeck042Configuration, randKeys } from "../lib/bischeck-042.ts";
 import { benchOrganization, importBench, prefill } from "../lib/fixtures.ts";
+import { spawnWorker, stopWorker } from "../lib/worker-process.ts";
 import type { BenchScenario } from "../scenario.ts";
 
 /**
@@ -44,16 +45,10 @@ function slopePerHour(samples: { at: number; y: number }[]): number | null {
 }
 
 function startWorker(databaseUrl: string, probeFile: string): ChildProcess {
-  // node itself (not the tsx wrapper, which would be a second process): /proc and SIGUSR2 reach the worker.
-  return spawn(
-    process.execPath,
-    [...(process.env.BENCH_WORKER_NODE_FLAGS?.split(" ").filter(Boolean) ?? []), "--expose-gc", "--import", "tsx", "--import", path.join(REPO_ROOT, "bench", "lib", "heap-probe.mjs"), path.join(REPO_ROOT, "apps", "worker", "src", "main.ts")],
-    {
-      cwd: path.join(REPO_ROOT, "apps", "worker"),
-      env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_HEAP_PROBE_FILE: probeFile, LOG_LEVEL: "warn" },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
+  return spawnWorker(databaseUrl, {
+    nodeArgs: ["--expose-gc", "--import", path.join(REPO_ROOT, "bench", "lib", "heap-probe.mjs")],
+    env: { BENCH_HEAP_PROBE_FILE: probeFile },
+  });
 }
 
 async function probeHeap(worker: ChildProcess, probeFile: string): Promise<number> {
@@ -135,12 +130,7 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
       goals: { [`rssAtMost${target}Mb`]: maxRss <= target },
     };
   } finally {
-    await new Promise<void>((resolve) => {
-      if (worker.exitCode !== null) return resolve();
-      worker.once("exit", () => resolve());
-      worker.kill("SIGTERM");
-      setTimeout(() => worker.kill("SIGKILL"), 15_000).unref();
-    });
+    await stopWorker(worker);
     // Leave the next size an empty database: the worker of the next size must not evaluate this one.
     await db.pool.query(`DELETE FROM organizations WHERE id = $1`, [org]);
     rmSync(dir, { recursive: true, force: true });

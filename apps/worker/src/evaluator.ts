@@ -4,6 +4,7 @@ import {
   beginEvaluationClaimingWork,
   type Database,
   deferEvaluationWork,
+  type DueShard,
   dueShards,
   type EvaluationRecord,
   type ItemStateRow,
@@ -95,6 +96,8 @@ export class Evaluator {
   private readonly id = `${process.pid}-${crypto.randomUUID()}`;
   /** By organisation and shard. */
   private readonly remembered = new Map<string, RememberedStates>();
+  /** Shards (organisation/shard) this worker believes it evaluated last: it returns to them first, its memory of them current. */
+  private readonly lastEvaluated = new Set<string>();
   /** Window keys last loaded as another shard's reads (not by evaluating them). */
   private readonly readAcrossShards = new Set<string>();
   /** Milliseconds spent per phase since start, over committed and failed batches alike. */
@@ -124,7 +127,7 @@ export class Evaluator {
   async runBatch(): Promise<BatchResult> {
     // The configuration is read before the transaction: on the embedded server an open
     // transaction blocks every other connection, including the pool the cache reads with.
-    const candidates = await dueShards(this.db);
+    const candidates = preferOwnShards(await dueShards(this.db), this.lastEvaluated);
     for (const { organizationId, shard } of candidates) {
       const config = await this.organizations.get(organizationId);
       const client = await this.db.pool.connect();
@@ -141,7 +144,7 @@ export class Evaluator {
 
   /** Claims and evaluates a batch of the shard's work; null (nothing changed) when another worker holds the shard or it has none. */
   private async evaluateShard(client: pg.PoolClient, organizationId: string, shard: number, config: OrganizationConfig): Promise<BatchResult | null> {
-    const memoryKey = `${organizationId}/${shard}`;
+    const memoryKey = shardKey(organizationId, shard);
     let claimedIds: number[] = [];
     let pipeline: WritePipeline | undefined;
     try {
@@ -153,6 +156,7 @@ export class Evaluator {
         return null;
       }
       claimedIds = work.ids;
+      if (!work.evaluatedLastByThisWorker) this.lastEvaluated.delete(memoryKey);
       const known = this.rememberedFor(memoryKey, config, work.evaluatedLastByThisWorker);
       const states = await this.prepare(client, config, shard, work.points, known.bySeriesId, work.evaluatedLastByThisWorker);
       const alerts = new Map<number, SeriesAlertMemory>();
@@ -181,6 +185,7 @@ export class Evaluator {
       this.lap("commit");
       for (const [seriesId, state] of states) known.bySeriesId.set(seriesId, state);
       for (const [seriesId, memory] of alerts) known.alerts.set(seriesId, memory);
+      this.lastEvaluated.add(memoryKey);
       return { points: work.points.length, organizationId, shard, moreQueued: work.moreQueued };
     } catch (error) {
       // A statement may still be on the connection: the rollback goes after it.
@@ -189,6 +194,7 @@ export class Evaluator {
       // A COMMIT that failed in transit may still have happened: what is remembered can no longer
       // be trusted to match item_states, so the next batch reads them again.
       this.remembered.delete(memoryKey);
+      this.lastEvaluated.delete(memoryKey);
       if (claimedIds.length) await deferEvaluationWork(this.db, claimedIds);
       throw error;
     }
@@ -302,6 +308,22 @@ export class Evaluator {
     }
     return records;
   }
+}
+
+const shardKey = (organizationId: string, shard: number) => `${organizationId}/${shard}`;
+
+/** Work that waited longer than this is taken oldest first, whoever evaluated its shard last. */
+const AFFINITY_MAX_WAIT_MS = 1000;
+
+/**
+ * The order to try due shards in: those this worker evaluated last first (its window and state
+ * machines are current for them; another worker would load both from the database), the rest in
+ * queue order — unless the oldest has waited past AFFINITY_MAX_WAIT_MS, so that no shard starves.
+ */
+export function preferOwnShards(due: DueShard[], lastEvaluated: ReadonlySet<string>): DueShard[] {
+  if (due.length === 0 || due[0]!.waitedMs > AFFINITY_MAX_WAIT_MS) return due;
+  const own = due.filter((d) => lastEvaluated.has(shardKey(d.organizationId, d.shard)));
+  return [...own, ...due.filter((d) => !own.includes(d))];
 }
 
 /** Evaluates until the queue is empty (or `maxBatches` batches ran); returns the points evaluated. */

@@ -76,6 +76,8 @@ export async function beginUnderEvaluationLock(client: pg.ClientBase, organizati
 export interface DueShard {
   organizationId: string;
   shard: number;
+  /** How long its oldest due row has waited (ms). */
+  waitedMs: number;
 }
 
 /**
@@ -83,16 +85,16 @@ export interface DueShard {
  * takes the first no other worker holds.
  */
 export async function dueShards(db: Database, limit = 2 * EVALUATION_SHARDS): Promise<DueShard[]> {
-  const { rows } = await db.pool.query<{ organization_id: string; shard: number }>(
-    `SELECT organization_id, shard FROM (
-       SELECT DISTINCT ON (organization_id, shard) organization_id, shard, id FROM (
-         SELECT organization_id, shard, id FROM evaluation_queue
+  const { rows } = await db.pool.query<{ organization_id: string; shard: number; waited_ms: number }>(
+    `SELECT organization_id, shard, extract(epoch FROM now() - created_at)::float8 * 1000 AS waited_ms FROM (
+       SELECT DISTINCT ON (organization_id, shard) organization_id, shard, id, created_at FROM (
+         SELECT organization_id, shard, id, created_at FROM evaluation_queue
          WHERE claimed_until IS NULL OR claimed_until < now() ORDER BY id LIMIT 2000
        ) recent ORDER BY organization_id, shard, id
      ) firsts ORDER BY id LIMIT $1`,
     [limit],
   );
-  return rows.map((r) => ({ organizationId: r.organization_id, shard: r.shard }));
+  return rows.map((r) => ({ organizationId: r.organization_id, shard: r.shard, waitedMs: r.waited_ms }));
 }
 
 /**
