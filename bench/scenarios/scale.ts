@@ -33,7 +33,17 @@ function configuration(n: number): Configuration {
           schedules: ["1S"],
           url: "shell://localhost",
           sendServiceData: true,
-          items: [{ name: "value", description: "", execStatement: "1.0", thresholdClass: null, serviceItemClass: null, cacheMaxCount: 200, policy }],
+          items: [
+            {
+              name: "value",
+              description: "",
+              execStatement: "1.0",
+              thresholdClass: null,
+              serviceItemClass: null,
+              cacheMaxCount: 200,
+              policy,
+            },
+          ],
         },
       ],
     })),
@@ -63,13 +73,16 @@ async function runWith(db: Database, workers: number, n: number, cycles: number,
       await ingestBatch(db, {
         organizationId: org,
         agentId: null,
-        batch: { batchId: `scale-${workers}-${c}-${i}`, results: keys.slice(i, i + 5000).map((key, j) => ({ key, ts, value: (c + i + j) % 15 })) },
+        batch: {
+          batchId: `scale-${workers}-${c}-${i}`,
+          results: keys.slice(i, i + 5000).map((key, j) => ({ key, ts, value: (c + i + j) % 15 })),
+        },
       });
     }
   }
   // Held back until every worker is up: their start-up (tsx compiling) is not the measurement.
   await db.pool.query(`UPDATE evaluation_queue SET claimed_until = 'infinity' WHERE organization_id = $1`, [org]);
-  const started = Array.from({ length: workers }, () => spawnWorker(db.url));
+  const started = await Promise.all(Array.from({ length: workers }, () => spawnWorker(db.url)));
   try {
     for (let waited = 0; (await workerConnections(db)) < workers; waited += 200) {
       if (waited > 120_000) throw new Error(`${workers} workers did not connect within 120 s`);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { type Database, ingestBatch, queueDepth } from "@tidemark/db";
 import { memoryMb, sleep } from "../../apps/agent/bench/loopback.ts";
 import { REPO_ROOT } from "../../scripts/lib/paths.ts";
-import { BISCHECK_042_INTERVAL_MS as INTERVAL_MS, bischeck042Configuration, randKeys } from "../lib/bischeck-042.ts";
+import { bischeck042Configuration, BISCHECK_042_INTERVAL_MS as INTERVAL_MS, randKeys } from "../lib/bischeck-042.ts";
 import { benchOrganization, importBench, prefill } from "../lib/fixtures.ts";
 import { spawnWorker, stopWorker } from "../lib/worker-process.ts";
 import type { BenchScenario } from "../scenario.ts";
@@ -44,7 +44,7 @@ function slopePerHour(samples: { at: number; y: number }[]): number | null {
   return sxx === 0 ? null : Math.round((sxy / sxx) * 3_600_000 * 10) / 10;
 }
 
-function startWorker(databaseUrl: string, probeFile: string): ChildProcess {
+function startWorker(databaseUrl: string, probeFile: string): Promise<ChildProcess> {
   return spawnWorker(databaseUrl, {
     nodeArgs: ["--expose-gc", "--import", path.join(REPO_ROOT, "bench", "lib", "heap-probe.mjs")],
     env: { BENCH_HEAP_PROBE_FILE: probeFile },
@@ -88,7 +88,7 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
   await prefill(db, org, keys, n >= 30_000 ? 20 : 200, INTERVAL_MS, firstCycle, (i) => 5 + (i % 10));
   const dir = mkdtempSync(path.join(os.tmpdir(), "tidemark-worker-memory-"));
   const probeFile = path.join(dir, "heap.jsonl");
-  const worker = startWorker(databaseUrl, probeFile);
+  const worker = await startWorker(databaseUrl, probeFile);
   const samples: Sample[] = [];
   const cycles = Math.max(WARMUP_CYCLES + 2, Math.floor(seconds / (INTERVAL_MS / 1000)));
   try {
@@ -100,7 +100,10 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
         await ingestBatch(db, {
           organizationId: org,
           agentId: null,
-          batch: { batchId: `memory-${t}-${i}`, results: keys.slice(i, i + 5000).map((key, j) => ({ key, ts: t, value: 5 + ((c + i + j) % 10) })) },
+          batch: {
+            batchId: `memory-${t}-${i}`,
+            results: keys.slice(i, i + 5000).map((key, j) => ({ key, ts: t, value: 5 + ((c + i + j) % 10) })),
+          },
         });
       }
       while (!(await cycleEvaluated(db, org, n, t))) {

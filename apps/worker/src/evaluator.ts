@@ -3,8 +3,8 @@ import {
   addEvaluationWrites,
   beginEvaluationClaimingWork,
   type Database,
-  deferEvaluationWork,
   type DueShard,
+  deferEvaluationWork,
   dueShards,
   type EvaluationRecord,
   type ItemStateRow,
@@ -143,7 +143,12 @@ export class Evaluator {
   }
 
   /** Claims and evaluates a batch of the shard's work; null (nothing changed) when another worker holds the shard or it has none. */
-  private async evaluateShard(client: pg.PoolClient, organizationId: string, shard: number, config: OrganizationConfig): Promise<BatchResult | null> {
+  private async evaluateShard(
+    client: pg.PoolClient,
+    organizationId: string,
+    shard: number,
+    config: OrganizationConfig,
+  ): Promise<BatchResult | null> {
     const memoryKey = shardKey(organizationId, shard);
     let claimedIds: number[] = [];
     let pipeline: WritePipeline | undefined;
@@ -252,7 +257,14 @@ export class Evaluator {
       else if (this.readAcrossShards.delete(key)) this.window.release(key);
     }
     this.lap("evaluate");
-    await refreshWindow(client, this.window, config, wanted, firstInBatch, (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard);
+    await refreshWindow(
+      client,
+      this.window,
+      config,
+      wanted,
+      firstInBatch,
+      (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard,
+    );
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
     this.lap("load");
     return loaded;

@@ -23,4 +23,3 @@ export async function evaluationOutcome(db: Database, org: string) {
     queued: await query(`SELECT coalesce(sum(cardinality(series_ids)), 0)::int AS n FROM evaluation_queue WHERE organization_id = $1`),
   };
 }
-

@@ -31,7 +31,10 @@ function value(item: number, i: number): number {
 /** A large organisation with every item's points queued over several agent batches. */
 async function queuedOrganization(): Promise<string> {
   const names = Array.from({ length: ITEMS }, (_, i) => `m${i}`);
-  const org = await createOrgWithItems(db, names.map((name) => ({ name, policy: constantPolicy(100, 2) })));
+  const org = await createOrgWithItems(
+    db,
+    names.map((name) => ({ name, policy: constantPolicy(100, 2) })),
+  );
   const perBatch = POINTS / BATCHES;
   for (let b = 0; b < BATCHES; b++) {
     await ingestBatch(db, {
@@ -40,7 +43,11 @@ async function queuedOrganization(): Promise<string> {
       batch: {
         batchId: `b-${crypto.randomUUID()}`,
         results: names.flatMap((name, item) =>
-          Array.from({ length: perBatch }, (_, k) => b * perBatch + k).map((i) => ({ key: `h-s-${name}`, ts: T0 + i * 60_000, value: value(item, i) })),
+          Array.from({ length: perBatch }, (_, k) => b * perBatch + k).map((i) => ({
+            key: `h-s-${name}`,
+            ts: T0 + i * 60_000,
+            value: value(item, i),
+          })),
         ),
       },
     });
@@ -70,7 +77,10 @@ async function work(worker: Evaluator, org: string): Promise<number> {
 describe("several workers on one organisation", () => {
   it("the organisation's series span several shards", async () => {
     const org = await queuedOrganization();
-    const { rows } = await db.pool.query<{ n: number }>(`SELECT count(DISTINCT shard)::int AS n FROM evaluation_queue WHERE organization_id = $1`, [org]);
+    const { rows } = await db.pool.query<{ n: number }>(
+      `SELECT count(DISTINCT shard)::int AS n FROM evaluation_queue WHERE organization_id = $1`,
+      [org],
+    );
     expect(rows[0]!.n).toBe(EVALUATION_SHARDS);
     await work(newWorker(), org);
   });
@@ -98,14 +108,20 @@ describe("several workers on one organisation", () => {
     let bothInside!: () => void;
     const together = new Promise<void>((resolve) => (bothInside = resolve));
     const meetInside = () =>
-      new Evaluator(db, new OrganizationCache(db, 0), new SeriesWindow(), {
-        beforeWrite: async ({ organizationId }) => {
-          if (organizationId !== org) return undefined;
-          if (++arrived === 2) bothInside();
-          await together;
-          return undefined;
+      new Evaluator(
+        db,
+        new OrganizationCache(db, 0),
+        new SeriesWindow(),
+        {
+          beforeWrite: async ({ organizationId }) => {
+            if (organizationId !== org) return undefined;
+            if (++arrived === 2) bothInside();
+            await together;
+            return undefined;
+          },
         },
-      }, { maxQueueRows: 1 });
+        { maxQueueRows: 1 },
+      );
     const batches = await Promise.all([meetInside().runBatch(), meetInside().runBatch()]);
     expect(batches.map((b) => b.organizationId)).toEqual([org, org]);
     expect(batches[0]!.shard).not.toBe(batches[1]!.shard);

@@ -42,7 +42,7 @@ export const EVALUATION_SHARDS = 8;
 
 /** SQL for the shard of a series id expression. */
 export function shardOfSql(seriesId: string): string {
-  return `(${seriesId} % ${EVALUATION_SHARDS})::smallint`;
+  return `(${seriesId} % ${EVALUATION_SHARDS})::int`;
 }
 
 export function shardOf(seriesId: number): number {
@@ -68,7 +68,10 @@ export function evaluationLockKey(organizationId: string, shard: number): bigint
  * parameters: the keys are validated numbers).
  */
 export async function beginUnderEvaluationLock(client: pg.ClientBase, organizationId: string): Promise<void> {
-  const locks = Array.from({ length: EVALUATION_SHARDS }, (_, shard) => `pg_advisory_xact_lock(${evaluationLockKey(organizationId, shard)})`);
+  const locks = Array.from(
+    { length: EVALUATION_SHARDS },
+    (_, shard) => `pg_advisory_xact_lock(${evaluationLockKey(organizationId, shard)})`,
+  );
   await client.query(`BEGIN; SELECT ${locks.join(", ")}`);
 }
 
@@ -176,7 +179,11 @@ export async function beginEvaluationClaimingWork(
     const outputs = row.outputs;
     for (let i = 0; i < seriesIds.length; i++) {
       const value = values[i]!;
-      const point: QueuedPoint = { seriesId: Number(seriesIds[i]), ts: Math.round(Number(ms[i])), value: value === "N" ? null : Number(value) };
+      const point: QueuedPoint = {
+        seriesId: Number(seriesIds[i]),
+        ts: Math.round(Number(ms[i])),
+        value: value === "N" ? null : Number(value),
+      };
       const status = statuses?.[i];
       if (status !== undefined && status !== "N") point.status = Number(status);
       if (outputs?.[i] != null) point.output = outputs[i];
@@ -444,7 +451,7 @@ export function addEvaluationWrites(statement: WriteStatement, records: Evaluati
     statement.with(
       "cursor",
       `INSERT INTO evaluation_cursors (organization_id, shard, worker_id, updated_at)
-       VALUES (${statement.param(completion.organizationId, "uuid")}, ${statement.param(completion.shard, "smallint")}, ${statement.param(completion.workerId, "text")}, now())
+       VALUES (${statement.param(completion.organizationId, "uuid")}, ${statement.param(completion.shard, "int")}, ${statement.param(completion.workerId, "text")}, now())
        ON CONFLICT (organization_id, shard) DO UPDATE SET worker_id = excluded.worker_id, updated_at = excluded.updated_at`,
     );
   }

@@ -10,7 +10,9 @@ describe("an organisation shard's evaluation lock key", () => {
   });
 
   it("differs for every shard of one organisation", () => {
-    const keys = new Set(Array.from({ length: EVALUATION_SHARDS }, (_, shard) => evaluationLockKey("3f2c0d1e-0000-4000-8000-000000000000", shard)));
+    const keys = new Set(
+      Array.from({ length: EVALUATION_SHARDS }, (_, shard) => evaluationLockKey("3f2c0d1e-0000-4000-8000-000000000000", shard)),
+    );
     expect(keys.size).toBe(EVALUATION_SHARDS);
   });
 
