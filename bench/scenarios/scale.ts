@@ -1,7 +1,7 @@
 import { type Database, EVALUATION_SHARDS, ingestBatch } from "@tidemark/db";
 import type { Configuration } from "@tidemark/model";
 import { sleep } from "../../apps/agent/bench/loopback.ts";
-import { benchOrganization, expressionPolicy, importBench } from "../lib/fixtures.ts";
+import { benchOrganization, expressionPolicy, importBench, oneItemPerHost } from "../lib/fixtures.ts";
 import { spawnWorker, stopWorker } from "../lib/worker-process.ts";
 import type { BenchScenario } from "../scenario.ts";
 
@@ -21,33 +21,16 @@ const WORKER_COUNTS = [1, 2, 3];
 
 function configuration(n: number): Configuration {
   const policy = expressionPolicy("avg($$HOSTNAME$$-load-value[0:9])", ">", 5, 10);
-  return {
-    hosts: Array.from({ length: n }, (_, i) => ({
-      name: `host${i}`,
-      alias: null,
-      description: "",
-      services: [
-        {
-          name: "load",
-          description: "",
-          schedules: ["1S"],
-          url: "shell://localhost",
-          sendServiceData: true,
-          items: [
-            {
-              name: "value",
-              description: "",
-              execStatement: "1.0",
-              thresholdClass: null,
-              serviceItemClass: null,
-              cacheMaxCount: 200,
-              policy,
-            },
-          ],
-        },
-      ],
-    })),
-  };
+  return oneItemPerHost({
+    count: n,
+    host: "host",
+    service: "load",
+    item: "value",
+    schedule: "1S",
+    policy,
+    cacheMaxCount: 200,
+    execStatement: "1.0",
+  });
 }
 
 async function queued(db: Database, org: string): Promise<number> {
