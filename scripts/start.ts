@@ -3,7 +3,7 @@
  * set), migrations, the demo organisation on first start, the web app, the worker and a local
  * agent; prints the URL and the demo sign-in. Ctrl-C stops it all cleanly.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_ORG, DEMO_USER, seedDemo } from "@tidemark/db/seed";
 import { provisionDemoFleet } from "../apps/agent/src/demo-fleet.ts";
@@ -11,6 +11,7 @@ import { provisionLocalAgent } from "../apps/agent/src/local-agent.ts";
 import { localAgentEnvironment } from "../apps/agent/src/local-agent-env.ts";
 import { AGENT_NODE_OPTIONS } from "../apps/agent/src/node-options.ts";
 import { ensurePrismaClient, ensureWebBuild } from "./lib/build.ts";
+import { bundleEntry } from "./lib/bundle.ts";
 import { prepareDatabase } from "./lib/database.ts";
 import { fail, say } from "./lib/log.ts";
 import { bin, DATA_DIR, REPO_ROOT, sharedDir } from "./lib/paths.ts";
@@ -41,6 +42,10 @@ async function main() {
   // takes the longer of the two, not their sum).
   const webBuild = ensureWebBuild(say);
   webBuild.catch(() => undefined); // awaited below; a failure before then must not be unhandled
+  // The worker runs from one JavaScript file with plain node: tsx's loader would cost it a third
+  // of its memory (issue 22). Built alongside (about a second).
+  const workerBundle = bundleEntry(path.join(REPO_ROOT, "apps", "worker", "src", "main.ts"), path.join(DATA_DIR, "build", "worker.mjs"));
+  workerBundle.catch(() => undefined);
   const prepared = await prepareDatabase({ dataDir: DATA_DIR, embeddedPort, log: say });
   stopEmbedded = () => prepared.embedded?.stop();
   // Tools and browser tests that need the database read its URL here (the embedded port varies).
@@ -69,17 +74,15 @@ async function main() {
   });
   const env = { ...process.env, DATABASE_URL: prepared.url, NEXT_TELEMETRY_DISABLED: "1" };
   group.start("web", bin("next"), ["start", "-p", String(port)], { cwd: path.join(REPO_ROOT, "apps", "web"), env });
-  for (const app of localAgentEnv === null ? ["worker"] : ["worker", "agent"]) {
-    const entry = path.join(REPO_ROOT, "apps", app, "src", "main.ts");
-    if (existsSync(entry))
-      group.start(app, bin("tsx"), [...(app === "agent" ? AGENT_NODE_OPTIONS : []), entry], {
-        cwd: path.join(REPO_ROOT, "apps", app),
-        env:
-          app === "agent"
-            ? localAgentEnvironment(env, { TIDEMARK_URL: `http://127.0.0.1:${port}`, ...localAgentEnv })
-            : { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}` },
-      });
-  }
+  group.start("worker", process.execPath, [await workerBundle], {
+    cwd: path.join(REPO_ROOT, "apps", "worker"),
+    env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}` },
+  });
+  if (localAgentEnv !== null)
+    group.start("agent", bin("tsx"), [...AGENT_NODE_OPTIONS, path.join(REPO_ROOT, "apps", "agent", "src", "main.ts")], {
+      cwd: path.join(REPO_ROOT, "apps", "agent"),
+      env: localAgentEnvironment(env, { TIDEMARK_URL: `http://127.0.0.1:${port}`, ...localAgentEnv }),
+    });
 
   if (demoAgents && demoAgents.length > 0)
     group.start("demo-agents", bin("tsx"), [path.join(REPO_ROOT, "apps", "agent", "src", "demo-fleet-main.ts")], {

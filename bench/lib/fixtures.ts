@@ -51,3 +51,43 @@ export async function prefill(
   }
   return insertPoints(db, points);
 }
+
+/** `count` hosts, each with one shell service of one item on one schedule: the shape of most scenarios. */
+export function oneItemPerHost(options: {
+  count: number;
+  host: string;
+  service: string;
+  item: string;
+  schedule: string;
+  policy: ThresholdPolicy | null;
+  cacheMaxCount: number;
+  execStatement?: string;
+}): Configuration {
+  return {
+    hosts: Array.from({ length: options.count }, (_, i) => ({
+      name: `${options.host}${i}`,
+      alias: null,
+      description: "",
+      services: [
+        {
+          name: options.service,
+          description: "",
+          schedules: [options.schedule],
+          url: "shell://localhost",
+          sendServiceData: true,
+          items: [
+            {
+              name: options.item,
+              description: "",
+              execStatement: options.execStatement ?? "x",
+              thresholdClass: null,
+              serviceItemClass: null,
+              cacheMaxCount: options.cacheMaxCount,
+              policy: options.policy,
+            },
+          ],
+        },
+      ],
+    })),
+  };
+}

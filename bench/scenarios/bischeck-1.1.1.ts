@@ -1,14 +1,14 @@
 import { ingestBatch } from "@tidemark/db";
-import { evaluateThreshold } from "@tidemark/thresholds";
 import type { Configuration } from "@tidemark/model";
+import { evaluateThreshold } from "@tidemark/thresholds";
 import { alertingEvaluator } from "../../apps/worker/src/alerting-evaluator.ts";
 import { drainQueue } from "../../apps/worker/src/evaluator.ts";
 import { OrganizationCache } from "../../apps/worker/src/organization-cache.ts";
 import { OrganizationWindows, SeriesWindow } from "../../apps/worker/src/series-window.ts";
-import { benchOrganization, expressionPolicy, importBench, prefill } from "../lib/fixtures.ts";
-import { postgresServerCpuMs } from "../lib/server-cpu.ts";
 import { phaseMeter } from "../lib/evaluation-phases.ts";
+import { benchOrganization, expressionPolicy, importBench, oneItemPerHost, prefill } from "../lib/fixtures.ts";
 import { profiled } from "../lib/profile.ts";
+import { postgresServerCpuMs } from "../lib/server-cpu.ts";
 import { summarize } from "../lib/stats.ts";
 import type { BenchScenario } from "../scenario.ts";
 
@@ -24,33 +24,15 @@ const NINE = ["10M", "20M", "30M", "40M", "60M", "90M", "120M", "150M", "180M"].
 
 function configuration(): Configuration {
   const policy = expressionPolicy(`avg(${NINE})`, "<", 10, 30);
-  return {
-    hosts: Array.from({ length: SERIES }, (_, i) => ({
-      name: `server${i}`,
-      alias: null,
-      description: "",
-      services: [
-        {
-          name: "metric",
-          description: "",
-          schedules: ["1S"],
-          url: "shell://localhost",
-          sendServiceData: true,
-          items: [
-            {
-              name: "value",
-              description: "",
-              execStatement: "x",
-              thresholdClass: null,
-              serviceItemClass: null,
-              cacheMaxCount: HISTORY,
-              policy,
-            },
-          ],
-        },
-      ],
-    })),
-  };
+  return oneItemPerHost({
+    count: SERIES,
+    host: "server",
+    service: "metric",
+    item: "value",
+    schedule: "1S",
+    policy,
+    cacheMaxCount: HISTORY,
+  });
 }
 
 export const scenario: BenchScenario = {

@@ -1,12 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Database, ingestBatch, queueDepth } from "@tidemark/db";
 import { memoryMb, sleep } from "../../apps/agent/bench/loopback.ts";
 import { REPO_ROOT } from "../../scripts/lib/paths.ts";
-import { BISCHECK_042_INTERVAL_MS as INTERVAL_MS, bischeck042Configuration, randKeys } from "../lib/bischeck-042.ts";
+import { bischeck042Configuration, BISCHECK_042_INTERVAL_MS as INTERVAL_MS, randKeys } from "../lib/bischeck-042.ts";
 import { benchOrganization, importBench, prefill } from "../lib/fixtures.ts";
+import { spawnWorker, stopWorker } from "../lib/worker-process.ts";
 import type { BenchScenario } from "../scenario.ts";
 
 /**
@@ -43,17 +44,11 @@ function slopePerHour(samples: { at: number; y: number }[]): number | null {
   return sxx === 0 ? null : Math.round((sxy / sxx) * 3_600_000 * 10) / 10;
 }
 
-function startWorker(databaseUrl: string, probeFile: string): ChildProcess {
-  // node itself (not the tsx wrapper, which would be a second process): /proc and SIGUSR2 reach the worker.
-  return spawn(
-    process.execPath,
-    [...(process.env.BENCH_WORKER_NODE_FLAGS?.split(" ").filter(Boolean) ?? []), "--expose-gc", "--import", "tsx", "--import", path.join(REPO_ROOT, "bench", "lib", "heap-probe.mjs"), path.join(REPO_ROOT, "apps", "worker", "src", "main.ts")],
-    {
-      cwd: path.join(REPO_ROOT, "apps", "worker"),
-      env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_HEAP_PROBE_FILE: probeFile, LOG_LEVEL: "warn" },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
+function startWorker(databaseUrl: string, probeFile: string): Promise<ChildProcess> {
+  return spawnWorker(databaseUrl, {
+    nodeArgs: ["--expose-gc", "--import", path.join(REPO_ROOT, "bench", "lib", "heap-probe.mjs")],
+    env: { BENCH_HEAP_PROBE_FILE: probeFile },
+  });
 }
 
 async function probeHeap(worker: ChildProcess, probeFile: string): Promise<number> {
@@ -93,7 +88,7 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
   await prefill(db, org, keys, n >= 30_000 ? 20 : 200, INTERVAL_MS, firstCycle, (i) => 5 + (i % 10));
   const dir = mkdtempSync(path.join(os.tmpdir(), "tidemark-worker-memory-"));
   const probeFile = path.join(dir, "heap.jsonl");
-  const worker = startWorker(databaseUrl, probeFile);
+  const worker = await startWorker(databaseUrl, probeFile);
   const samples: Sample[] = [];
   const cycles = Math.max(WARMUP_CYCLES + 2, Math.floor(seconds / (INTERVAL_MS / 1000)));
   try {
@@ -105,7 +100,10 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
         await ingestBatch(db, {
           organizationId: org,
           agentId: null,
-          batch: { batchId: `memory-${t}-${i}`, results: keys.slice(i, i + 5000).map((key, j) => ({ key, ts: t, value: 5 + ((c + i + j) % 10) })) },
+          batch: {
+            batchId: `memory-${t}-${i}`,
+            results: keys.slice(i, i + 5000).map((key, j) => ({ key, ts: t, value: 5 + ((c + i + j) % 10) })),
+          },
         });
       }
       while (!(await cycleEvaluated(db, org, n, t))) {
@@ -135,12 +133,7 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
       goals: { [`rssAtMost${target}Mb`]: maxRss <= target },
     };
   } finally {
-    await new Promise<void>((resolve) => {
-      if (worker.exitCode !== null) return resolve();
-      worker.once("exit", () => resolve());
-      worker.kill("SIGTERM");
-      setTimeout(() => worker.kill("SIGKILL"), 15_000).unref();
-    });
+    await stopWorker(worker);
     // Leave the next size an empty database: the worker of the next size must not evaluate this one.
     await db.pool.query(`DELETE FROM organizations WHERE id = $1`, [org]);
     rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AgentConfig } from "@tidemark/protocol";
+import { bundleEntry } from "../../../scripts/lib/bundle.ts";
 import { AGENT_NODE_OPTIONS } from "../src/node-options.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -76,21 +77,7 @@ export class BenchServer {
 export type AgentRuntime = "tsx" | "bundle";
 
 async function bundleAgent(outDir: string): Promise<string> {
-  const { build } = await import("esbuild");
-  const outfile = path.join(outDir, "agent.mjs");
-  await build({
-    entryPoints: [path.join(REPO_ROOT, "apps", "agent", "src", "main.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile,
-    external: ["pg-native"],
-    // Some bundled CommonJS dependencies call require().
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    logLevel: "warning",
-  });
-  return outfile;
+  return bundleEntry(path.join(REPO_ROOT, "apps", "agent", "src", "main.ts"), path.join(outDir, "agent.mjs"));
 }
 
 async function freePort(): Promise<number> {

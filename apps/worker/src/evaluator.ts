@@ -3,12 +3,15 @@ import {
   addEvaluationWrites,
   beginEvaluationClaimingWork,
   type Database,
+  type DueShard,
   deferEvaluationWork,
+  dueShards,
   type EvaluationRecord,
   type ItemStateRow,
   loadItemStates,
   type QueuedPoint,
   type SeriesAlertMemory,
+  shardOf,
   WritePipeline,
   WriteStatement,
 } from "@tidemark/db";
@@ -45,6 +48,7 @@ export interface EvaluationHooks {
 export interface BatchResult {
   points: number;
   organizationId: string | null;
+  shard: number | null;
   /** Whether more due work was queued when this batch was claimed. */
   moreQueued: boolean;
 }
@@ -63,7 +67,7 @@ export interface EvaluatorOptions {
   slicePoints?: number;
 }
 
-/** The committed state machines of an organisation this worker evaluated last. */
+/** The committed state machines of an organisation's shard this worker evaluated last. */
 interface RememberedStates {
   config: OrganizationConfig;
   bySeriesId: Map<number, ItemStateRow>;
@@ -76,15 +80,26 @@ interface RememberedStates {
  * with the claim, so that every queued point is evaluated exactly once across workers, and a
  * worker killed mid-way leaves its claim for another.
  *
- * While it stays an organisation's last evaluator (the claim tells), its window and state
- * machines (thresholds and alerts) are current in memory, and a batch costs three round trips
- * after the look at the queue: begin with the lock and claim, the writes (one statement per
- * slice, sent while the next slice is evaluated), commit.
+ * Work is partitioned by series: an organisation's series fall into EVALUATION_SHARDS shards,
+ * and one worker at a time evaluates a shard (a lock it tries, moving on to the next shard with
+ * due work when another worker holds it), so several workers share one organisation while each
+ * series keeps one decider and its time order.
+ *
+ * While it stays a shard's last evaluator (the claim tells), the window of the shard's series
+ * and their state machines (thresholds and alerts) are current in memory, and a batch costs
+ * three round trips after the look at the queue: begin with the lock and claim, the writes (one
+ * statement per slice, sent while the next slice is evaluated), commit. Series of other shards
+ * that expressions read are caught up from the database every batch.
  */
 export class Evaluator {
   /** Identifies this evaluator's memory in evaluation_cursors. */
   private readonly id = `${process.pid}-${crypto.randomUUID()}`;
+  /** By organisation and shard. */
   private readonly remembered = new Map<string, RememberedStates>();
+  /** Shards (organisation/shard) this worker believes it evaluated last: it returns to them first, its memory of them current. */
+  private readonly lastEvaluated = new Set<string>();
+  /** Window keys last loaded as another shard's reads (not by evaluating them). */
+  private readonly readAcrossShards = new Set<number>();
   /** Milliseconds spent per phase since start, over committed and failed batches alike. */
   readonly phaseMs: Record<EvaluationPhase, number> = { claim: 0, load: 0, evaluate: 0, alerts: 0, write: 0, commit: 0 };
   private mark = 0;
@@ -112,28 +127,43 @@ export class Evaluator {
   async runBatch(): Promise<BatchResult> {
     // The configuration is read before the transaction: on the embedded server an open
     // transaction blocks every other connection, including the pool the cache reads with.
-    const next = await this.db.pool.query<{ organization_id: string }>(
-      `SELECT organization_id FROM evaluation_queue WHERE claimed_until IS NULL OR claimed_until < now() ORDER BY id LIMIT 1`,
-    );
-    const organizationId = next.rows[0]?.organization_id;
-    if (!organizationId) return { points: 0, organizationId: null, moreQueued: false };
-    const config = await this.organizations.get(organizationId);
+    const candidates = preferOwnShards(await dueShards(this.db), this.lastEvaluated);
+    for (const { organizationId, shard } of candidates) {
+      const config = await this.organizations.get(organizationId);
+      const client = await this.db.pool.connect();
+      try {
+        const result = await this.evaluateShard(client, organizationId, shard, config);
+        if (result) return result;
+      } finally {
+        client.release();
+      }
+    }
+    // Other workers hold every shard with due work: look again later rather than spin on their locks.
+    return { points: 0, organizationId: null, shard: null, moreQueued: false };
+  }
 
-    const client = await this.db.pool.connect();
+  /** Claims and evaluates a batch of the shard's work; null (nothing changed) when another worker holds the shard or it has none. */
+  private async evaluateShard(
+    client: pg.PoolClient,
+    organizationId: string,
+    shard: number,
+    config: OrganizationConfig,
+  ): Promise<BatchResult | null> {
+    const memoryKey = shardKey(organizationId, shard);
     let claimedIds: number[] = [];
     let pipeline: WritePipeline | undefined;
     try {
       this.mark = performance.now();
-      const work = await beginEvaluationClaimingWork(client, organizationId, this.id, this.maxQueueRows);
+      const work = await beginEvaluationClaimingWork(client, organizationId, shard, this.id, this.maxQueueRows);
       this.lap("claim");
       if (!work) {
         await client.query("ROLLBACK");
-        // Another worker holds it: look again later rather than spin on its locked rows.
-        return { points: 0, organizationId: null, moreQueued: false };
+        return null;
       }
       claimedIds = work.ids;
-      const known = this.rememberedFor(organizationId, config, work.evaluatedLastByThisWorker);
-      const states = await this.prepare(client, config, work.points, known.bySeriesId, work.evaluatedLastByThisWorker);
+      if (!work.evaluatedLastByThisWorker) this.lastEvaluated.delete(memoryKey);
+      const known = this.rememberedFor(memoryKey, config, work.evaluatedLastByThisWorker);
+      const states = await this.prepare(client, config, shard, work.points, known.bySeriesId, work.evaluatedLastByThisWorker);
       const alerts = new Map<number, SeriesAlertMemory>();
       const alertsBefore: AlertMemoryLookup = {
         get: (seriesId) => alerts.get(seriesId) ?? known.alerts.get(seriesId),
@@ -147,7 +177,7 @@ export class Evaluator {
         this.lap("evaluate");
         const statement = new WriteStatement();
         const last = start + this.slicePoints >= work.points.length;
-        addEvaluationWrites(statement, records, last ? { organizationId, workerId: this.id, queueIds: work.ids } : undefined);
+        addEvaluationWrites(statement, records, last ? { organizationId, shard, workerId: this.id, queueIds: work.ids } : undefined);
         const sliceAlerts = await this.hooks.beforeWrite?.({ client, organizationId, records, config, statement, alerts: alertsBefore });
         for (const [seriesId, memory] of sliceAlerts ?? []) alerts.set(seriesId, memory);
         this.lap("alerts");
@@ -160,24 +190,24 @@ export class Evaluator {
       this.lap("commit");
       for (const [seriesId, state] of states) known.bySeriesId.set(seriesId, state);
       for (const [seriesId, memory] of alerts) known.alerts.set(seriesId, memory);
-      return { points: work.points.length, organizationId, moreQueued: work.moreQueued };
+      this.lastEvaluated.add(memoryKey);
+      return { points: work.points.length, organizationId, shard, moreQueued: work.moreQueued };
     } catch (error) {
       // A statement may still be on the connection: the rollback goes after it.
       await pipeline?.finish().catch(() => {});
       await client.query("ROLLBACK").catch(() => {});
       // A COMMIT that failed in transit may still have happened: what is remembered can no longer
       // be trusted to match item_states, so the next batch reads them again.
-      this.remembered.delete(organizationId);
+      this.remembered.delete(memoryKey);
+      this.lastEvaluated.delete(memoryKey);
       if (claimedIds.length) await deferEvaluationWork(this.db, claimedIds);
       throw error;
-    } finally {
-      client.release();
     }
   }
 
   /** The remembered states when they are current, else an empty memory to fill from the database. */
-  private rememberedFor(organizationId: string, config: OrganizationConfig, current: boolean): RememberedStates {
-    const seen = this.remembered.get(organizationId);
+  private rememberedFor(memoryKey: string, config: OrganizationConfig, current: boolean): RememberedStates {
+    const seen = this.remembered.get(memoryKey);
     if (current && seen) {
       if (seen.config !== config) {
         // Items removed from the configuration are forgotten; alert settings may have been edited.
@@ -188,7 +218,7 @@ export class Evaluator {
       return seen;
     }
     const fresh: RememberedStates = { config, bySeriesId: new Map(), alerts: new Map() };
-    this.remembered.set(organizationId, fresh);
+    this.remembered.set(memoryKey, fresh);
     return fresh;
   }
 
@@ -200,9 +230,10 @@ export class Evaluator {
   private async prepare(
     client: pg.ClientBase,
     config: OrganizationConfig,
+    shard: number,
     points: QueuedPoint[],
     known: Map<number, ItemStateRow>,
-    windowIsCurrent: boolean,
+    shardWindowIsCurrent: boolean,
   ): Promise<Map<number, ItemStateRow>> {
     points.sort((a, b) => a.ts - b.ts || a.seriesId - b.seriesId);
     const firstInBatch = new Map<number, number>();
@@ -217,8 +248,25 @@ export class Evaluator {
       for (const key of config.readsBySeriesId.get(seriesId) ?? []) wanted.add(key);
       if (!known.has(seriesId)) unknownStates.push(seriesId);
     }
+    // A series of another shard was read with whatever was stored, possibly past what its own
+    // shard has evaluated: once its own shard comes here, it loads afresh rather than trust that.
+    const window = this.windows.of(config.organizationId);
+    for (const key of wanted) {
+      const seriesId = config.seriesIdByKey.get(key);
+      if (seriesId === undefined) continue;
+      // Series ids are unique across organisations, keys only within one.
+      if (shardOf(seriesId) !== shard) this.readAcrossShards.add(seriesId);
+      else if (this.readAcrossShards.delete(seriesId)) window.release(key);
+    }
     this.lap("evaluate");
-    await refreshWindow(client, this.windows.of(config.organizationId), config, wanted, firstInBatch, windowIsCurrent);
+    await refreshWindow(
+      client,
+      window,
+      config,
+      wanted,
+      firstInBatch,
+      (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard,
+    );
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
     this.lap("load");
     return loaded;
@@ -275,6 +323,22 @@ export class Evaluator {
     }
     return records;
   }
+}
+
+const shardKey = (organizationId: string, shard: number) => `${organizationId}/${shard}`;
+
+/** Work that waited longer than this is taken oldest first, whoever evaluated its shard last. */
+const AFFINITY_MAX_WAIT_MS = 1000;
+
+/**
+ * The order to try due shards in: those this worker evaluated last first (its window and state
+ * machines are current for them; another worker would load both from the database), the rest in
+ * queue order — unless the oldest has waited past AFFINITY_MAX_WAIT_MS, so that no shard starves.
+ */
+export function preferOwnShards(due: DueShard[], lastEvaluated: ReadonlySet<string>): DueShard[] {
+  if (due.length === 0 || due[0]!.waitedMs > AFFINITY_MAX_WAIT_MS) return due;
+  const own = due.filter((d) => lastEvaluated.has(shardKey(d.organizationId, d.shard)));
+  return [...own, ...due.filter((d) => !own.includes(d))];
 }
 
 /** Evaluates until the queue is empty (or `maxBatches` batches ran); returns the points evaluated. */

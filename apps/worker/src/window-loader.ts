@@ -6,7 +6,7 @@ import { capacityFor, type SeriesWindow } from "./series-window.ts";
 /**
  * Brings the window up to date for `keys`, in one round trip: series never held are loaded back
  * as far as their need; held ones catch up with points stored since (by other workers, or by
- * calculations), unless `heldAreCurrent`. `untilBySeriesId` excludes points about to be appended in time order by the
+ * calculations), unless `heldIsCurrent` says so. `untilBySeriesId` excludes points about to be appended in time order by the
  * caller, so that `[0]` is always the point being evaluated.
  */
 export async function refreshWindow(
@@ -15,8 +15,8 @@ export async function refreshWindow(
   config: OrganizationConfig,
   keys: Iterable<string>,
   untilBySeriesId: Map<number, number>,
-  /** Every point stored since the window's last refresh came through this worker: only load new series. */
-  heldAreCurrent = false,
+  /** Whether every point of the series stored since the window's last refresh came through this worker: then only new series load. */
+  heldIsCurrent: (seriesId: number) => boolean = () => false,
 ): Promise<void> {
   const requests: HistoryRequest[] = [];
   const keysById = new Map<number, string>();
@@ -26,7 +26,7 @@ export async function refreshWindow(
     if (seriesId === undefined || !need) continue;
     keysById.set(seriesId, key);
     const empty = window.hold(key, need);
-    if (!empty && heldAreCurrent) continue;
+    if (!empty && heldIsCurrent(seriesId)) continue;
     // A first load takes the newest `capacity` points (enough for the need's count and, at up to
     // one point a second, its look-back); later loads only what arrived since.
     // A series held without points (made-up stale results are not data) loads like a new one.

@@ -5,6 +5,7 @@ import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue, Evaluator } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
 import { OrganizationWindows } from "../src/series-window.ts";
+import { evaluationOutcome } from "./evaluation-outcome.ts";
 
 /**
  * A batch is evaluated and written slice by slice, each slice's statement sent while the next
@@ -44,30 +45,6 @@ async function queuedOrganization(): Promise<string> {
   return org;
 }
 
-/** What the batch left in the database, without ids. */
-async function outcome(org: string) {
-  const query = async (sql: string) => (await db.pool.query(sql, [org])).rows;
-  return {
-    states: await query(
-      `SELECT s.key, i.ts, i.state, i.hard_state, i.soft_count FROM item_states i JOIN series s ON s.id = i.series_id
-       WHERE s.organization_id = $1 ORDER BY s.key`,
-    ),
-    changes: await query(
-      `SELECT s.key, c.ts, c.state, c.hard, c.explanation FROM state_changes c JOIN series s ON s.id = c.series_id
-       WHERE s.organization_id = $1 ORDER BY s.key, c.ts`,
-    ),
-    alerts: await query(
-      `SELECT s.key, a.severity, a.peak_severity, a.opened_at, a.closed_at, a.explanation FROM alerts a JOIN series s ON s.id = a.series_id
-       WHERE a.organization_id = $1 ORDER BY s.key, a.opened_at`,
-    ),
-    events: await query(
-      `SELECT s.key, e.ts, e.kind, e.severity, e.detail FROM alert_events e JOIN alerts a ON a.id = e.alert_id JOIN series s ON s.id = a.series_id
-       WHERE a.organization_id = $1 ORDER BY s.key, e.ts, e.kind`,
-    ),
-    queued: await query(`SELECT count(*)::int AS n FROM evaluation_queue WHERE organization_id = $1`),
-  };
-}
-
 const worker = (slicePoints: number) => alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows(), { slicePoints });
 
 describe("a batch written slice by slice", () => {
@@ -77,7 +54,7 @@ describe("a batch written slice by slice", () => {
     const sliced = await queuedOrganization();
     await drainQueue(worker(1));
 
-    const expected = await outcome(whole);
+    const expected = await evaluationOutcome(db, whole);
     // Enough happened for slicing to matter: soft counts carried across slices, alerts closed and reopened.
     expect(expected.states.map((s) => [s.key, s.state, s.hard_state, s.soft_count])).toEqual([
       ["h-s-a", "OK", "OK", 0],
@@ -91,7 +68,7 @@ describe("a batch written slice by slice", () => {
     ]);
     expect(expected.changes.length).toBeGreaterThan(8);
     expect(expected.queued).toEqual([{ n: 0 }]);
-    expect(await outcome(sliced)).toEqual(expected);
+    expect(await evaluationOutcome(db, sliced)).toEqual(expected);
   });
 
   it("is all or nothing: a later slice's failing statement undoes the earlier ones, and the retry evaluates from scratch", async () => {
@@ -114,13 +91,13 @@ describe("a batch written slice by slice", () => {
     );
     await expect(failing.runBatch()).rejects.toThrow(/invalid input syntax for type integer/);
     expect(slices).toBeGreaterThanOrEqual(3);
-    const after = await outcome(org);
-    expect(after).toMatchObject({ states: [], changes: [], alerts: [], events: [], queued: [{ n: 1 }] });
+    const after = await evaluationOutcome(db, org);
+    expect(after).toMatchObject({ states: [], changes: [], alerts: [], events: [], queued: [{ n: 16 }] });
 
     // The failed claim is deferred with backoff; make it due again as time would.
     await db.pool.query(`UPDATE evaluation_queue SET claimed_until = NULL WHERE organization_id = $1`, [org]);
     await drainQueue(worker(2));
-    const [retried, expected] = [await outcome(org), await outcome(reference)];
+    const [retried, expected] = [await evaluationOutcome(db, org), await evaluationOutcome(db, reference)];
     expect(retried).toEqual(expected);
   });
 });

@@ -16,17 +16,22 @@ export async function connectDatabase(url: string, opts: PoolOptions = {}): Prom
   const pool = createPool(url, opts);
   await checkConnection(pool, url);
   const info = await databaseInfo(pool);
-  const prisma = createPrisma(pool);
+  // Created on first use: the worker (plain SQL throughout) never uses it, and Prisma's client
+  // with its query compiler costs a process tens of megabytes.
+  let prisma: PrismaClient | null = null;
   let closed = false;
   return {
     url,
     pool,
-    prisma,
+    get prisma() {
+      prisma ??= createPrisma(pool);
+      return prisma;
+    },
     info,
     async close() {
       if (closed) return;
       closed = true;
-      await prisma.$disconnect();
+      await prisma?.$disconnect();
       await pool.end();
     },
   };

@@ -23,8 +23,9 @@ export interface QueuedPoint {
 export interface ClaimedWork {
   ids: number[];
   organizationId: string;
+  shard: number;
   points: QueuedPoint[];
-  /** Whether the claiming worker also evaluated the organisation last (its memory is current). */
+  /** Whether the claiming worker also evaluated the organisation's shard last (its memory is current). */
   evaluatedLastByThisWorker: boolean;
   /** Whether other due work waits in the queue (of any organisation). */
   moreQueued: boolean;
@@ -32,41 +33,93 @@ export interface ClaimedWork {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The organisation's evaluation lock key: the first 64 bits of its id. */
-export function evaluationLockKey(organizationId: string): bigint {
-  if (!UUID.test(organizationId)) throw new Error(`not an organisation id: '${organizationId}'`);
-  return BigInt.asIntN(64, BigInt(`0x${organizationId.replaceAll("-", "").slice(0, 16)}`));
+/**
+ * An organisation's series are split into this many evaluation shards (series_id % shards): one
+ * worker at a time evaluates a shard, so up to this many workers share one organisation. Written
+ * into the migration that introduced it; changing it means re-sharding the queued rows.
+ */
+export const EVALUATION_SHARDS = 8;
+
+/** SQL for the shard of a series id expression. */
+export function shardOfSql(seriesId: string): string {
+  return `(${seriesId} % ${EVALUATION_SHARDS})::int`;
+}
+
+export function shardOf(seriesId: number): number {
+  return seriesId % EVALUATION_SHARDS;
 }
 
 /**
- * Opens a transaction holding the organisation's evaluation lock: one decider per organisation
- * at a time, so its series' state machines (thresholds and alerts) see their results in time
- * order, while different organisations proceed in parallel. BEGIN and the lock travel in one
- * round trip (the simple protocol takes several statements, but no parameters: the key is a
- * validated number).
+ * The evaluation lock key of an organisation's shard: the first 61 bits of its id, then the
+ * shard (two organisations sharing a key only wait for each other, which is harmless).
+ */
+export function evaluationLockKey(organizationId: string, shard: number): bigint {
+  if (!UUID.test(organizationId)) throw new Error(`not an organisation id: '${organizationId}'`);
+  if (!Number.isInteger(shard) || shard < 0 || shard >= EVALUATION_SHARDS) throw new Error(`not an evaluation shard: ${shard}`);
+  const prefix = BigInt(`0x${organizationId.replaceAll("-", "").slice(0, 16)}`) >> 3n;
+  return BigInt.asIntN(64, (prefix << 3n) | BigInt(shard));
+}
+
+/**
+ * Opens a transaction holding every evaluation lock of the organisation (for writers outside
+ * the worker, such as applyEvaluations): no shard's decider runs meanwhile. The locks are taken
+ * in shard order and a worker holds one at a time, so no two takers deadlock. BEGIN and the
+ * locks travel in one round trip (the simple protocol takes several statements, but no
+ * parameters: the keys are validated numbers).
  */
 export async function beginUnderEvaluationLock(client: pg.ClientBase, organizationId: string): Promise<void> {
-  await client.query(`BEGIN; ${lockStatement(organizationId)}`);
+  const locks = Array.from(
+    { length: EVALUATION_SHARDS },
+    (_, shard) => `pg_advisory_xact_lock(${evaluationLockKey(organizationId, shard)})`,
+  );
+  await client.query(`BEGIN; SELECT ${locks.join(", ")}`);
 }
 
-function lockStatement(organizationId: string): string {
-  return `SELECT pg_advisory_xact_lock(${evaluationLockKey(organizationId)})`;
+/** An organisation's shard with due work, oldest first. */
+export interface DueShard {
+  organizationId: string;
+  shard: number;
+  /** How long its oldest due row has waited (ms). */
+  waitedMs: number;
 }
 
 /**
- * Opens the worker's evaluation transaction and claims queued work of the organisation in one
- * round trip: beginUnderEvaluationLock's lock, a commit that does not wait for the disk
+ * The shards with due work in queue order (at most `limit`): a worker tries them in turn and
+ * takes the first no other worker holds.
+ */
+export async function dueShards(db: Database, limit = 2 * EVALUATION_SHARDS): Promise<DueShard[]> {
+  const { rows } = await db.pool.query<{ organization_id: string; shard: number; waited_ms: number }>(
+    `SELECT organization_id, shard, extract(epoch FROM now() - created_at)::float8 * 1000 AS waited_ms FROM (
+       SELECT DISTINCT ON (organization_id, shard) organization_id, shard, id, created_at FROM (
+         SELECT organization_id, shard, id, created_at FROM evaluation_queue
+         WHERE claimed_until IS NULL OR claimed_until < now() ORDER BY id LIMIT 2000
+       ) recent ORDER BY organization_id, shard, id
+     ) firsts ORDER BY id LIMIT $1`,
+    [limit],
+  );
+  return rows.map((r) => ({ organizationId: r.organization_id, shard: r.shard, waitedMs: r.waited_ms }));
+}
+
+/**
+ * Opens the worker's evaluation transaction and claims queued work of an organisation's shard
+ * in one round trip: the shard's lock when no other worker holds it (a worker that finds it
+ * taken tries another shard rather than wait), a commit that does not wait for the disk
  * (synchronous_commit off, this transaction only), and the claim, sent together in the simple
  * protocol — which takes no parameters, so the values are written in as validated literals.
+ * The claim is a statement of its own after the lock, so that its snapshot sees everything the
+ * shard's previous holder committed.
  *
  * Should the server crash before the commit is durable, the whole transaction is lost —
  * including the deletion of its queue rows, so those points are simply evaluated again. Nothing
  * accepted is lost; at worst a webhook already sent from it is sent once more. The claimed rows
  * stay locked until commit deletes them, or a crash releases them for another worker.
+ *
+ * Returns null (the transaction still open, to roll back) when the shard is taken or has no work.
  */
 export async function beginEvaluationClaimingWork(
   client: pg.ClientBase,
   organizationId: string,
+  shard: number,
   workerId: string,
   maxRows: number,
   maxPoints = 20_000,
@@ -76,14 +129,16 @@ export async function beginEvaluationClaimingWork(
   // transaction blocks everyone else, so it must stay short. Timestamps travel as epoch
   // milliseconds: parsing thousands of timestamptz texts into Dates costs more than the claim.
   // `more` says whether other due rows wait, so that a draining worker knows when to stop.
-  const lock = lockStatement(organizationId); // validates the id, written in below
+  const key = evaluationLockKey(organizationId, shard); // validates both, written in below
   const organization = `'${organizationId}'::uuid`;
   const results = (await client.query(
-    `BEGIN; SET LOCAL synchronous_commit = off; ${lock};
+    `BEGIN; SET LOCAL synchronous_commit = off;
+     SELECT set_config('tidemark.shard_locked', pg_try_advisory_xact_lock(${key})::text, true);
      WITH candidates AS (
        SELECT q.id, sum(cardinality(q.series_ids)) OVER (ORDER BY q.id) - cardinality(q.series_ids) AS before
        FROM evaluation_queue q
-       WHERE q.organization_id = ${organization} AND (q.claimed_until IS NULL OR q.claimed_until < now())
+       WHERE current_setting('tidemark.shard_locked') = 'true'
+         AND q.organization_id = ${organization} AND q.shard = ${shard} AND (q.claimed_until IS NULL OR q.claimed_until < now())
        ORDER BY q.id LIMIT ${maxRows}
      ), claimed AS (
        SELECT q.id, q.series_ids, q.timestamps, q."values", q.statuses, q.outputs FROM evaluation_queue q
@@ -93,7 +148,8 @@ export async function beginEvaluationClaimingWork(
      SELECT c.id, array_to_string(c.series_ids, ',') AS series_ids, array_to_string(c."values", ',', 'N') AS "values",
             array_to_string(c.statuses, ',', 'N') AS statuses, array_to_json(c.outputs) AS outputs,
             (SELECT string_agg((extract(epoch FROM t.ts) * 1000)::text, ',' ORDER BY t.n) FROM unnest(c.timestamps) WITH ORDINALITY AS t(ts, n)) AS ms,
-            EXISTS (SELECT 1 FROM evaluation_cursors WHERE organization_id = ${organization} AND worker_id = ${client.escapeLiteral(workerId)}) AS last,
+            EXISTS (SELECT 1 FROM evaluation_cursors WHERE organization_id = ${organization} AND shard = ${shard}
+                      AND worker_id = ${client.escapeLiteral(workerId)}) AS last,
             EXISTS (SELECT 1 FROM evaluation_queue q WHERE (q.claimed_until IS NULL OR q.claimed_until < now())
                       AND q.id NOT IN (SELECT id FROM claimed)) AS more
      FROM claimed c ORDER BY c.id`,
@@ -123,7 +179,11 @@ export async function beginEvaluationClaimingWork(
     const outputs = row.outputs;
     for (let i = 0; i < seriesIds.length; i++) {
       const value = values[i]!;
-      const point: QueuedPoint = { seriesId: Number(seriesIds[i]), ts: Math.round(Number(ms[i])), value: value === "N" ? null : Number(value) };
+      const point: QueuedPoint = {
+        seriesId: Number(seriesIds[i]),
+        ts: Math.round(Number(ms[i])),
+        value: value === "N" ? null : Number(value),
+      };
       const status = statuses?.[i];
       if (status !== undefined && status !== "N") point.status = Number(status);
       if (outputs?.[i] != null) point.output = outputs[i];
@@ -133,6 +193,7 @@ export async function beginEvaluationClaimingWork(
   return {
     ids: rows.map((r) => Number(r.id)),
     organizationId,
+    shard,
     points,
     evaluatedLastByThisWorker: rows[0]!.last,
     moreQueued: rows[0]!.more,
@@ -280,7 +341,7 @@ export interface ItemStateRow {
   softCount: number;
 }
 
-/** The state machines' memory; no row locks: their only writer is the organisation's lock holder. */
+/** The state machines' memory; no row locks: their only writer is the lock holder of the series' shard. */
 export async function loadItemStates(client: pg.ClientBase, seriesIds: number[]): Promise<Map<number, ItemStateRow>> {
   const { rows } = await client.query<{ series_id: number; ms: number; state: State; hard_state: State; soft_count: number }>(
     `SELECT series_id::float8 AS series_id, extract(epoch FROM ts)::float8 * 1000 AS ms, state, hard_state, soft_count
@@ -315,6 +376,7 @@ export interface EvaluationRecord {
 /** What an evaluation transaction finishes with: its queue rows done, its worker the last evaluator. */
 export interface EvaluationCompletion {
   organizationId: string;
+  shard: number;
   workerId: string;
   queueIds: number[];
 }
@@ -388,23 +450,23 @@ export function addEvaluationWrites(statement: WriteStatement, records: Evaluati
     statement.with("done", `DELETE FROM evaluation_queue WHERE id = ANY(${statement.param(completion.queueIds, "bigint[]")})`);
     statement.with(
       "cursor",
-      `INSERT INTO evaluation_cursors (organization_id, worker_id, updated_at)
-       VALUES (${statement.param(completion.organizationId, "uuid")}, ${statement.param(completion.workerId, "text")}, now())
-       ON CONFLICT (organization_id) DO UPDATE SET worker_id = excluded.worker_id, updated_at = excluded.updated_at`,
+      `INSERT INTO evaluation_cursors (organization_id, shard, worker_id, updated_at)
+       VALUES (${statement.param(completion.organizationId, "uuid")}, ${statement.param(completion.shard, "int")}, ${statement.param(completion.workerId, "text")}, now())
+       ON CONFLICT (organization_id, shard) DO UPDATE SET worker_id = excluded.worker_id, updated_at = excluded.updated_at`,
     );
   }
 }
 
 /**
- * Queues already-stored points for evaluation, an hour per queue row in time order (the seeder
+ * Queues already-stored points for evaluation, an hour per queue row (and shard) in time order (the seeder
  * uses it so that the demo's states and alerts come from its history through the real pipeline).
  */
 export async function queueStoredPoints(db: Database, organizationId: string, seriesIds: number[], from: Date, to: Date): Promise<number> {
   const { rowCount } = await db.pool.query(
-    `INSERT INTO evaluation_queue (organization_id, series_ids, timestamps, "values")
-     SELECT $1, array_agg(series_id ORDER BY ts, series_id), array_agg(ts ORDER BY ts, series_id), array_agg(value ORDER BY ts, series_id)
+    `INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values")
+     SELECT $1, ${shardOfSql("series_id")}, array_agg(series_id ORDER BY ts, series_id), array_agg(ts ORDER BY ts, series_id), array_agg(value ORDER BY ts, series_id)
      FROM metric_points WHERE series_id = ANY($2::bigint[]) AND ts >= $3 AND ts < $4
-     GROUP BY date_trunc('hour', ts) ORDER BY date_trunc('hour', ts)`,
+     GROUP BY date_trunc('hour', ts), ${shardOfSql("series_id")} ORDER BY date_trunc('hour', ts), ${shardOfSql("series_id")}`,
     [organizationId, seriesIds, from, to],
   );
   return rowCount ?? 0;

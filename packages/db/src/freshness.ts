@@ -1,6 +1,6 @@
 import { agentHeartbeatKey, type StateSource } from "@tidemark/alerts";
 import type { Database } from "./database.ts";
-import type { EvaluatedItem } from "./evaluation.ts";
+import { type EvaluatedItem, shardOfSql } from "./evaluation.ts";
 import { ensureSeries } from "./metrics.ts";
 
 /** The SQL behind freshness: what the worker needs to tell stale items and silent agents, and the results it makes up for them. */
@@ -143,10 +143,10 @@ export interface MadeUpResult {
 export async function queueMadeUpResults(db: Database, results: readonly MadeUpResult[]): Promise<void> {
   if (results.length === 0) return;
   await db.pool.query(
-    `INSERT INTO evaluation_queue (organization_id, series_ids, timestamps, "values", statuses, outputs)
-     SELECT r.organization_id, array_agg(r.series_id), array_agg(r.ts), array_agg(NULL::float8), array_agg(r.status), array_agg(r.output)
+    `INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values", statuses, outputs)
+     SELECT r.organization_id, ${shardOfSql("r.series_id")}, array_agg(r.series_id), array_agg(r.ts), array_agg(NULL::float8), array_agg(r.status), array_agg(r.output)
      FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::int[], $5::text[]) AS r(organization_id, series_id, ts, status, output)
-     GROUP BY r.organization_id`,
+     GROUP BY r.organization_id, ${shardOfSql("r.series_id")}`,
     [
       results.map((r) => r.organizationId),
       results.map((r) => r.seriesId),

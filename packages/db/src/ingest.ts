@@ -2,6 +2,7 @@ import type { IngestBatch, IngestResponse } from "@tidemark/protocol";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { Database } from "./database.ts";
+import { shardOfSql } from "./evaluation.ts";
 
 /**
  * Stores one agent batch: the points of known series, once (a retried batch id stores nothing
@@ -43,13 +44,13 @@ const RESOLVED_SERIES = `
     SELECT id, key FROM known WHERE id IS NOT NULL
   )`;
 
-// Inserted rows go straight into the evaluation queue in the same statement.
+// Inserted rows go straight into the evaluation queue in the same statement, a row per shard.
 const QUEUE_INSERTED = `
   queued AS (
-    INSERT INTO evaluation_queue (organization_id, series_ids, timestamps, "values", statuses, outputs)
-    SELECT $1, array_agg(series_id), array_agg(ts), array_agg(value),
+    INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values", statuses, outputs)
+    SELECT $1, ${shardOfSql("series_id")}, array_agg(series_id), array_agg(ts), array_agg(value),
            CASE WHEN count(status) > 0 THEN array_agg(status) END, CASE WHEN count(output) > 0 THEN array_agg(output) END
-    FROM inserted HAVING count(*) > 0
+    FROM inserted GROUP BY ${shardOfSql("series_id")}
     RETURNING cardinality(series_ids) AS n
   )`;
 
@@ -87,7 +88,7 @@ function ingestStatement(input: string, skipStored: boolean): string {
   ), ${QUEUE_INSERTED}
   SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
          EXISTS (SELECT 1 FROM unresolved) AS unresolved,
-         coalesce((SELECT n FROM queued), 0) AS accepted,
+         coalesce((SELECT sum(n) FROM queued), 0)::int AS accepted,
          ARRAY(SELECT unnest($4::text[]) EXCEPT SELECT key FROM known) AS unknown`;
 }
 
