@@ -1,4 +1,4 @@
-import { type Database, ingestBatch, updateItemAlertSettings } from "@tidemark/db";
+import { type Database, deployDraft, ingestBatch, updateItemAlertSettings } from "@tidemark/db";
 import type { CheckResult } from "@tidemark/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { constantPolicy, createOrgWithItems, testDatabase } from "../../../packages/db/test/helpers.ts";
@@ -86,6 +86,8 @@ describe("plugin states", () => {
     const base = { recoveryMarginPercent: 0, minimumDurationSeconds: 0, staleAfterIntervals: 3 };
     await updateItemAlertSettings(db, org, await itemId("bycheck"), { ...base, stateSource: "threshold" });
     await updateItemAlertSettings(db, org, await itemId("byplugin"), { ...base, stateSource: "plugin" });
+    // The worker evaluates the deployed version: the choice takes effect once deployed.
+    await deployDraft(db, { organizationId: org, createdBy: null, message: "state sources" });
     await send(["worst", "bycheck", "byplugin"].map((name) => ({ key: `h-s-${name}`, value: 50, status: 2, output: "CRITICAL" })));
     expect((await state("h-s-worst"))?.state).toBe("CRITICAL");
     expect((await state("h-s-bycheck"))?.state).toBe("OK");

@@ -1,3 +1,4 @@
+import type { StateSource } from "@tidemark/alerts";
 import { intervalMs, seriesKey } from "@tidemark/model";
 import type { ThresholdPolicy } from "@tidemark/thresholds/policy";
 import { DEFAULT_ITEM_ALERTING, type DeploymentSnapshot } from "./snapshot.ts";
@@ -17,6 +18,10 @@ export interface EvaluatedItemSpec {
   intervalMs: number | null;
   recoveryMarginPercent: number;
   minimumDurationSeconds: number;
+  /** Where the item's state comes from (threshold, plugin, worst). */
+  stateSource: StateSource;
+  /** No data for this many intervals makes the item stale. */
+  staleAfterIntervals: number;
 }
 
 export function shortestInterval(schedules: readonly string[]): number | null {
@@ -47,6 +52,8 @@ export function evaluatedItems(snapshot: Pick<DeploymentSnapshot, "configuration
           intervalMs: interval,
           recoveryMarginPercent: settings.recoveryMarginPercent,
           minimumDurationSeconds: settings.minimumDurationSeconds,
+          stateSource: settings.stateSource,
+          staleAfterIntervals: settings.staleAfterIntervals,
         });
       }
     }

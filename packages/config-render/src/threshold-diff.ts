@@ -88,7 +88,10 @@ export function diffPolicy(before: ThresholdPolicy | null, after: ThresholdPolic
 }
 
 /** What decides an item's alerts, as the worker holds it. */
-export type ItemDecision = Pick<EvaluatedItemSpec, "policy" | "recoveryMarginPercent" | "minimumDurationSeconds">;
+export type ItemDecision = Pick<
+  EvaluatedItemSpec,
+  "policy" | "recoveryMarginPercent" | "minimumDurationSeconds" | "stateSource" | "staleAfterIntervals"
+>;
 
 /** Threshold and alert-setting changes of one item, old → new (null: the item is absent on that side). */
 export function diffItemDecision(before: ItemDecision | null, after: ItemDecision | null): FieldChange[] {
@@ -96,7 +99,9 @@ export function diffItemDecision(before: ItemDecision | null, after: ItemDecisio
   if (before && after)
     alerting
       .add("recovery margin", `${before.recoveryMarginPercent} %`, `${after.recoveryMarginPercent} %`)
-      .add("minimum duration", `${before.minimumDurationSeconds} s`, `${after.minimumDurationSeconds} s`);
+      .add("minimum duration", `${before.minimumDurationSeconds} s`, `${after.minimumDurationSeconds} s`)
+      .add("state source", before.stateSource, after.stateSource)
+      .add("stale after", `${before.staleAfterIntervals} intervals`, `${after.staleAfterIntervals} intervals`);
   return [...diffPolicy(before?.policy ?? null, after?.policy ?? null), ...alerting.fields];
 }
 

@@ -4,10 +4,13 @@ import { describe, expect, it } from "vitest";
 import {
   assignByHostRules,
   type DeploymentSnapshot,
+  deploymentSnapshotSchema,
   diffEvaluation,
   diffPolicy,
   evaluatedItems,
+  type ItemAlerting,
   servicesRunningNowhere,
+  snapshotHash,
 } from "../src/index.ts";
 
 const flat = (value: number | null): Period["hours"] => ({
@@ -24,7 +27,9 @@ const policy = (hours: Period["hours"], extra: Partial<ThresholdPolicy> = {}): T
   ...extra,
 });
 
-const snapshotWith = (cpu: ThresholdPolicy | null, opts: { calc?: string; margin?: number } = {}): DeploymentSnapshot => {
+type CpuAlerting = Partial<Pick<ItemAlerting, "stateSource" | "staleAfterIntervals">> & { margin?: number };
+
+const snapshotWith = (cpu: ThresholdPolicy | null, opts: { calc?: string } & CpuAlerting = {}): DeploymentSnapshot => {
   const configuration: Configuration = {
     hosts: [
       {
@@ -76,9 +81,19 @@ const snapshotWith = (cpu: ThresholdPolicy | null, opts: { calc?: string; margin
     configuration,
     assignments: [{ host: "web01", service: "load", agentId: "a1" }],
     alerting:
-      opts.margin === undefined
+      opts.margin === undefined && opts.stateSource === undefined && opts.staleAfterIntervals === undefined
         ? []
-        : [{ host: "web01", service: "load", item: "cpu", recoveryMarginPercent: opts.margin, minimumDurationSeconds: 0 }],
+        : [
+            {
+              host: "web01",
+              service: "load",
+              item: "cpu",
+              recoveryMarginPercent: opts.margin ?? 0,
+              minimumDurationSeconds: 0,
+              stateSource: opts.stateSource ?? "worst",
+              staleAfterIntervals: opts.staleAfterIntervals ?? 3,
+            },
+          ],
   };
 };
 
@@ -197,6 +212,24 @@ describe("diffEvaluation", () => {
     ]);
   });
 
+  it("shows where the state comes from and when silence is stale, old → new", () => {
+    const before = snapshotWith(policy(flat(20)));
+    const after = snapshotWith(policy(flat(20)), { stateSource: "plugin", staleAfterIntervals: 5 });
+    expect(diffEvaluation(before, after).map((c) => [c.seriesKey, c.fields])).toEqual([
+      [
+        "web01-load-cpu",
+        [
+          { field: "state source", before: "worst", after: "plugin" },
+          { field: "stale after", before: "3 intervals", after: "5 intervals" },
+        ],
+      ],
+    ]);
+    expect(diffEvaluation(after, before).flatMap((c) => c.fields.map((f) => [f.field, f.before, f.after]))).toEqual([
+      ["state source", "plugin", "worst"],
+      ["stale after", "5 intervals", "3 intervals"],
+    ]);
+  });
+
   it("shows a first deployment's thresholds and calculations as added; items that decide nothing are left to the check diff", () => {
     const changes = diffEvaluation(null, snapshotWith(policy(flat(20))));
     expect(changes.map((c) => [c.seriesKey, c.change])).toEqual([
@@ -214,6 +247,37 @@ describe("evaluatedItems", () => {
       ["web01-load-cpu", 30_000, 7, 0, true],
       ["web01-calc-avg", 300_000, 0, 0, false],
     ]);
+  });
+});
+
+describe("deployment snapshots' alert settings", () => {
+  it("reads a snapshot from before state source and staleness were deployed with the defaults, and keeps its hash", () => {
+    const older = {
+      ...snapshotWith(policy(flat(20))),
+      alerting: [{ host: "web01", service: "load", item: "cpu", recoveryMarginPercent: 5, minimumDurationSeconds: 60 }],
+    };
+    const read = deploymentSnapshotSchema.parse(older);
+    expect(read.alerting).toEqual([{ ...older.alerting[0], stateSource: "worst", staleAfterIntervals: 3 }]);
+    expect(snapshotHash(read)).toBe(snapshotHash(older));
+    expect(evaluatedItems(read).map((i) => [i.seriesKey, i.stateSource, i.staleAfterIntervals])).toEqual([
+      ["web01-load-cpu", "worst", 3],
+      ["web01-calc-avg", "worst", 3],
+    ]);
+  });
+
+  it("changes the hash when an item's state source or staleness changes, and lists only items off the defaults", () => {
+    const defaults = snapshotWith(policy(flat(20)), { stateSource: "worst", staleAfterIntervals: 3 });
+    expect(snapshotHash(defaults)).toBe(snapshotHash(snapshotWith(policy(flat(20)))));
+    const hashes = [
+      defaults,
+      snapshotWith(policy(flat(20)), { stateSource: "threshold" }),
+      snapshotWith(policy(flat(20)), { staleAfterIntervals: 4 }),
+    ].map(snapshotHash);
+    expect(new Set(hashes).size).toBe(3);
+    expect(evaluatedItems(snapshotWith(null, { stateSource: "plugin", staleAfterIntervals: 2 }))[0]).toMatchObject({
+      stateSource: "plugin",
+      staleAfterIntervals: 2,
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { EvaluatedItemSpec, ItemAlerting, TargetFacts, TargetStatus } from "@tidemark/config-render";
+import { type EvaluatedItemSpec, type ItemAlerting, isDefaultAlerting, type TargetFacts, type TargetStatus } from "@tidemark/config-render";
 import type { Configuration } from "@tidemark/model";
 import type { AgentStatus } from "@tidemark/protocol";
 import type pg from "pg";
@@ -46,14 +46,16 @@ export async function readDeploymentSource(db: Database, organizationId: string)
           url: s.url,
           sendServiceData: s.sendServiceData,
           items: s.items.map((i) => {
-            if (i.alertRecoveryMargin !== 0 || i.alertMinDurationSeconds !== 0)
-              alerting.push({
-                host: h.name,
-                service: s.name,
-                item: i.name,
-                recoveryMarginPercent: i.alertRecoveryMargin,
-                minimumDurationSeconds: i.alertMinDurationSeconds,
-              });
+            const settings = {
+              host: h.name,
+              service: s.name,
+              item: i.name,
+              recoveryMarginPercent: i.alertRecoveryMargin,
+              minimumDurationSeconds: i.alertMinDurationSeconds,
+              stateSource: i.stateSource as ItemAlerting["stateSource"],
+              staleAfterIntervals: i.staleAfterIntervals,
+            };
+            if (!isDefaultAlerting(settings)) alerting.push(settings);
             return {
               name: i.name,
               description: i.description,
@@ -171,11 +173,13 @@ async function replaceDeployedItems(client: pg.ClientBase, organizationId: strin
   if (items.length === 0) return;
   await client.query(
     `INSERT INTO deployed_items (organization_id, series_key, deployment_version, host, service, item, policy, interval_ms,
-                                 alert_recovery_margin, alert_min_duration_seconds, service_url, schedules, exec_statement)
+                                 alert_recovery_margin, alert_min_duration_seconds, service_url, schedules, exec_statement,
+                                 state_source, stale_after_intervals)
      SELECT $1, i.series_key, $2, i.host, i.service, i.item, i.policy, i.interval_ms, i.margin, i.duration, i.url,
-            ARRAY(SELECT jsonb_array_elements_text(i.schedules)), i.exec
-     FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::bigint[], $9::float8[], $10::int[], $11::text[], $12::jsonb[], $13::text[])
-       AS i(series_key, host, service, item, policy, interval_ms, margin, duration, url, schedules, exec)`,
+            ARRAY(SELECT jsonb_array_elements_text(i.schedules)), i.exec, i.state_source, i.stale_after
+     FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::bigint[], $9::float8[], $10::int[], $11::text[], $12::jsonb[], $13::text[],
+                 $14::text[], $15::int[])
+       AS i(series_key, host, service, item, policy, interval_ms, margin, duration, url, schedules, exec, state_source, stale_after)`,
     [
       organizationId,
       version,
@@ -191,6 +195,8 @@ async function replaceDeployedItems(client: pg.ClientBase, organizationId: strin
       // A text[][] must be rectangular: each item's schedules travel as one JSON array.
       items.map((i) => JSON.stringify(i.schedules)),
       items.map((i) => i.execStatement),
+      items.map((i) => i.stateSource),
+      items.map((i) => i.staleAfterIntervals),
     ],
   );
 }

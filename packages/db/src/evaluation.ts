@@ -235,8 +235,9 @@ export interface EvaluatedItem {
 }
 
 /**
- * Every item of the organisation's deployed version with its series id and the policy frozen in
- * that version, for the evaluator's cache. Saved but undeployed edits are not here.
+ * Every item of the organisation's deployed version with its series id and the policy and alert
+ * settings (state source, staleness) frozen in that version, for the evaluator's cache. Saved but
+ * undeployed edits are not here.
  */
 export async function loadEvaluatedItems(db: Database, organizationId: string): Promise<EvaluatedItem[]> {
   const { rows } = await db.pool.query<{
@@ -250,9 +251,7 @@ export async function loadEvaluatedItems(db: Database, organizationId: string): 
     state_source: string;
     stale_after_intervals: number;
   }>(
-    // Where the state comes from and when silence is stale are still read from the draft item (not yet part of a deployment).
-    `SELECT d.series_key, d.host, d.service, d.item, d.policy, d.interval_ms, i.id AS item_id,
-            coalesce(i.state_source, 'worst') AS state_source, coalesce(i.stale_after_intervals, 3) AS stale_after_intervals
+    `SELECT d.series_key, d.host, d.service, d.item, d.policy, d.interval_ms, i.id AS item_id, d.state_source, d.stale_after_intervals
      FROM deployed_items d LEFT JOIN service_items i ON i.organization_id = d.organization_id AND i.series_key = d.series_key
      WHERE d.organization_id = $1`,
     [organizationId],

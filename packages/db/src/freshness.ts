@@ -33,10 +33,9 @@ export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]>
     stale_after_intervals: number;
     agent_id: string | null;
   }>(
-    // The items and schedules of the deployed version (what agents and calculations run); the
-    // agent and the staleness setting are the draft's, as the evaluator reads them.
-    `SELECT d.organization_id, o.time_zone, se.id AS series_id, se.key, se.last_ts, d.schedules,
-            coalesce(i.stale_after_intervals, 3) AS stale_after_intervals,
+    // The items, schedules and staleness setting of the deployed version (what agents and
+    // calculations run, what the evaluator reads); the agent is the draft's.
+    `SELECT d.organization_id, o.time_zone, se.id AS series_id, se.key, se.last_ts, d.schedules, d.stale_after_intervals,
             CASE WHEN d.service_url LIKE 'bischeck://%' THEN NULL ELSE s.agent_id END AS agent_id
      FROM deployed_items d
      JOIN organizations o ON o.id = d.organization_id
