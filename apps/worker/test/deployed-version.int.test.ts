@@ -6,6 +6,7 @@ import {
   deploySnapshot,
   type EvaluationRecord,
   ingestBatch,
+  itemDeploymentStatus,
   loadFreshnessItems,
   readSnapshot,
   saveItemPolicy,
@@ -109,10 +110,19 @@ describe("the worker evaluates the deployed version, not the saved draft", () =>
     // Saved, not deployed: still the worst of both, still stale after 3 intervals.
     expect((await measure(50, 2)).state).toBe("CRITICAL");
     expect(await staleAfter()).toBe(3);
+    // The editor says so, old → new.
+    expect(await itemDeploymentStatus(db, org, itemId)).toMatchObject({
+      differs: true,
+      changes: [
+        { field: "state source", before: "worst", after: "threshold" },
+        { field: "stale after", before: "3 intervals", after: "7 intervals" },
+      ],
+    });
 
     const v2 = await deployDraft(db, { organizationId: org, createdBy: null, message: "by threshold" });
     expect((await measure(50, 2)).state).toBe("OK");
     expect(await staleAfter()).toBe(7);
+    expect(await itemDeploymentStatus(db, org, itemId)).toMatchObject({ differs: false, changes: [] });
     const { rows: deployed } = await db.pool.query(
       `SELECT deployment_version, state_source, stale_after_intervals FROM deployed_items WHERE organization_id = $1`,
       [org],
