@@ -83,11 +83,15 @@ async function vitest(label: string, project: "unit" | "integration", filters: s
   if (code !== 0) failures.push(label);
 }
 
-/** Every workspace through tsc (turbo runs them in dependency order): a type error fails the run. */
+/**
+ * Every workspace through tsc (turbo runs them in dependency order), then scripts/ and bench/,
+ * which belong to no workspace (tsconfig.tools.json): a type error fails the run.
+ */
 async function typecheck() {
-  say("── type check (turbo run typecheck)");
-  const code = await exec(bin("turbo"), ["run", "typecheck", "--output-logs=errors-only"], {});
-  if (code !== 0) {
+  say("── type check (turbo run typecheck, then scripts/ and bench/)");
+  const workspaces = await exec(bin("turbo"), ["run", "typecheck", "--output-logs=errors-only"], {});
+  const tools = await exec(bin("tsc"), ["-p", "tsconfig.tools.json"], {});
+  if (workspaces !== 0 || tools !== 0) {
     failures.push("type check");
     tally.failed += 1;
   }
