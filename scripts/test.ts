@@ -4,7 +4,8 @@
  * tests; and the browser tests in Debian's Chromium against a freshly started Tidemark.
  * `npm test -- types unit integration plain e2e` runs only the named phases. The Debian packages the
  * requested phases need are installed once, before the first phase. `npm test -- fresh` first
- * removes the ones it installs (Chromium, the monitoring plugins), then runs every phase: the proof
+ * removes the ones it installs (Chromium, the monitoring plugins,
+ * Prometheus, Alertmanager, node_exporter), then runs every phase: the proof
  * that a fresh machine passes on its first run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -26,6 +27,7 @@ import {
   FRESH_REMOVABLE,
   MONITORING_PLUGINS,
   POSTGRESQL_SERVER,
+  PROMETHEUS_STACK,
   removeSystemPackages,
   type SystemPackage,
 } from "./lib/system-packages.ts";
@@ -46,8 +48,8 @@ const phases = new Set<Phase>(requested.length ? requested : PHASES);
 const PHASE_PACKAGES: Record<Phase, readonly SystemPackage[]> = {
   types: [],
   unit: [MONITORING_PLUGINS],
-  integration: [MONITORING_PLUGINS, DOCKER_COMPOSE],
-  plain: [MONITORING_PLUGINS, POSTGRESQL_SERVER],
+  integration: [MONITORING_PLUGINS, DOCKER_COMPOSE, ...PROMETHEUS_STACK],
+  plain: [MONITORING_PLUGINS, POSTGRESQL_SERVER, ...PROMETHEUS_STACK],
   e2e: [MONITORING_PLUGINS, CHROMIUM_PACKAGE],
 };
 

@@ -41,15 +41,33 @@ export const DOCKER_COMPOSE: SystemPackage = {
   for: "the check of docker-compose.yml (no Docker engine needed)",
 };
 
+export const PROMETHEUS_PACKAGE: SystemPackage = {
+  name: "prometheus",
+  provides: "/usr/bin/promtool",
+  for: "the remote-write and rule-export tests (prometheus, promtool)",
+};
+export const ALERTMANAGER_PACKAGE: SystemPackage = {
+  name: "prometheus-alertmanager",
+  provides: "/usr/bin/prometheus-alertmanager",
+  for: "the Alertmanager receiver tests",
+};
+export const NODE_EXPORTER_PACKAGE: SystemPackage = {
+  name: "prometheus-node-exporter",
+  provides: "/usr/bin/prometheus-node-exporter",
+  for: "the remote-write and scrape-check tests (a real target)",
+};
+/** Prometheus, Alertmanager and node_exporter: the real programs the Prometheus-facing features are tested against. */
+export const PROMETHEUS_STACK: readonly SystemPackage[] = [PROMETHEUS_PACKAGE, ALERTMANAGER_PACKAGE, NODE_EXPORTER_PACKAGE];
+
 /** What `npm test` needs, in the order it is installed. */
-export const TEST_PACKAGES: readonly SystemPackage[] = [MONITORING_PLUGINS, CHROMIUM_PACKAGE, POSTGRESQL_SERVER, DOCKER_COMPOSE];
+export const TEST_PACKAGES: readonly SystemPackage[] = [MONITORING_PLUGINS, CHROMIUM_PACKAGE, POSTGRESQL_SERVER, DOCKER_COMPOSE, ...PROMETHEUS_STACK];
 /** What `npm start` needs: the local agent's plugins. */
 export const START_PACKAGES: readonly SystemPackage[] = [MONITORING_PLUGINS];
 /**
  * What `npm test -- fresh` removes to prove the test command installs them itself. The PostgreSQL
  * server stays: removing it would take the machine's clusters with it.
  */
-export const FRESH_REMOVABLE: readonly SystemPackage[] = [MONITORING_PLUGINS, CHROMIUM_PACKAGE, DOCKER_COMPOSE];
+export const FRESH_REMOVABLE: readonly SystemPackage[] = [MONITORING_PLUGINS, CHROMIUM_PACKAGE, DOCKER_COMPOSE, ...PROMETHEUS_STACK];
 
 export function missingPackages(packages: readonly SystemPackage[]): SystemPackage[] {
   return packages.filter((p) => !existsSync(p.provides));

@@ -31,7 +31,7 @@ const byKey =
 
 /**
  * The checks one agent runs under a snapshot: the services assigned to it, except calculations
- * (`bischeck://`), which the worker runs. Sorted, so the same snapshot always renders the same.
+ * and remote-written series (prometheus://), which no agent runs. Sorted, so the same snapshot always renders the same.
  */
 export function renderChecks(snapshot: Pick<DeploymentSnapshot, "configuration" | "assignments">, agentId: string): AgentCheck[] {
   const assigned = new Set(snapshot.assignments.filter((a) => a.agentId === agentId).map((a) => `${a.host}\u0000${a.service}`));

@@ -32,3 +32,4 @@ export * from "./api-tokens.ts";
 export * from "./audit-queries.ts";
 export * from "./freshness.ts";
 export * from "./rate-limits.ts";
+export * from "./prometheus-ingest.ts";

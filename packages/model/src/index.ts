@@ -36,13 +36,17 @@ export const timeZoneSchema = z.string().trim().min(1).max(64).refine(isTimeZone
 export { intervalMs };
 
 const RUNNABLE_URL = /^(shell|bischeck|https?|postgres(ql)?):\/\//;
-/** Bischeck's other service URLs, kept so that an imported configuration loses nothing, never run. */
-const KEPT_URL = /^(livestatus:\/\/|jdbc:)/;
+/**
+ * Kept and never run: Bischeck's other service URLs (so an imported configuration loses nothing),
+ * and prometheus://remote-write, the services whose series Prometheus remote-writes.
+ */
+const KEPT_URL = /^(livestatus:\/\/|jdbc:|prometheus:\/\/)/;
 
 /**
  * Who runs the service: the agent (shell, http(s), postgres) or the worker (bischeck://cache).
  * `livestatus://` and `jdbc:` URLs (other than PostgreSQL, which the import maps to postgres://)
- * are accepted and kept, but such a service is disabled: nothing runs it (see isRunnableUrl).
+ * are accepted and kept, but such a service is disabled: nothing runs it (see isRunnableUrl); so is
+ * a `prometheus://` service, whose points Prometheus writes.
  */
 export const connectionUrlSchema = z
   .string()
@@ -50,7 +54,7 @@ export const connectionUrlSchema = z
   .max(2048)
   .regex(
     new RegExp(`${RUNNABLE_URL.source}|${KEPT_URL.source}`),
-    "url must start with shell://, bischeck://, http(s):// or postgres:// (livestatus:// and jdbc: are kept, disabled)",
+    "url must start with shell://, bischeck://, http(s)://, postgres:// or prometheus:// (livestatus:// and jdbc: are kept, disabled)",
   );
 
 /** Whether Tidemark runs a service with this URL; a kept Bischeck URL (livestatus://, jdbc:) is not run. */

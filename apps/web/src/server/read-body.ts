@@ -1,8 +1,13 @@
 /** Reads a request body up to `limit` bytes; null when it is larger (the caller answers 413). */
 export async function readBodyWithLimit(request: Request, limit: number): Promise<string | null> {
+  return (await readBytesWithLimit(request, limit))?.toString("utf8") ?? null;
+}
+
+/** The raw bytes of a request body up to `limit` bytes; null when it is larger. */
+export async function readBytesWithLimit(request: Request, limit: number): Promise<Buffer | null> {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   if (declared > limit) return null;
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -16,5 +21,5 @@ export async function readBodyWithLimit(request: Request, limit: number): Promis
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }

@@ -1,0 +1,96 @@
+import type { IngestResponse } from "@tidemark/protocol";
+import type { Database } from "./database.ts";
+import { ingestBatch } from "./ingest.ts";
+
+/**
+ * Prometheus remote write into the same store as the agents' batches: the mapped series are
+ * created on first sight when the organisation allows it, then the samples go through
+ * `ingestBatch` (one statement, idempotent per batch id, queued for evaluation).
+ */
+
+export interface RemoteWriteSeries {
+  host: string;
+  service: string;
+  item: string;
+  key: string;
+}
+
+export interface RemoteWriteInput {
+  organizationId: string;
+  agentId: string | null;
+  /** Derived from the request body, so that Prometheus retrying a request stores nothing twice. */
+  batchId: string;
+  results: { key: string; ts: number; value: number | null }[];
+  series: RemoteWriteSeries[];
+}
+
+export interface RemoteWriteOutcome extends IngestResponse {
+  /** Items created by this request (0 when the organisation does not create series on first sight). */
+  created: number;
+}
+
+/** Services created by remote write: Prometheus scrapes, so no agent runs them and the renderer skips them. */
+export const PROMETHEUS_SERVICE_URL = "prometheus://remote-write";
+/** Nominal: Prometheus' default scrape interval, used by the rule export when nothing better is known. */
+const PROMETHEUS_SCHEDULE = "1M";
+
+export async function prometheusCreatesSeries(db: Database, organizationId: string): Promise<boolean> {
+  const { rows } = await db.pool.query<{ on: boolean }>(`SELECT prometheus_creates_series AS on FROM organizations WHERE id = $1`, [
+    organizationId,
+  ]);
+  return rows[0]?.on ?? false;
+}
+
+/**
+ * Creates the hosts, services and items of series the organisation has no item for. Each level is
+ * one INSERT … ON CONFLICT DO NOTHING, so concurrent requests naming the same new series both
+ * succeed and create it once. Returns how many items were created.
+ */
+export async function createMissingSeries(db: Database, organizationId: string, series: readonly RemoteWriteSeries[]): Promise<number> {
+  if (!series.length) return 0;
+  const keys = series.map((s) => s.key);
+  const { rows: missing } = await db.pool.query<{ key: string }>(
+    `SELECT unnest($2::text[]) AS key EXCEPT SELECT series_key FROM service_items WHERE organization_id = $1 AND series_key = ANY($2::text[])`,
+    [organizationId, keys],
+  );
+  if (!missing.length) return 0;
+  const wanted = new Set(missing.map((m) => m.key));
+  const input = JSON.stringify(series.filter((s) => wanted.has(s.key)));
+  const recordset = `json_to_recordset($2::json) AS i(host text, service text, item text, key text)`;
+  await db.pool.query(
+    `INSERT INTO hosts (organization_id, name, description)
+     SELECT DISTINCT $1::uuid, i.host, 'created by Prometheus remote write' FROM ${recordset}
+     ON CONFLICT DO NOTHING`,
+    [organizationId, input],
+  );
+  await db.pool.query(
+    `INSERT INTO services (organization_id, host_id, name, description, schedules, url)
+     SELECT DISTINCT $1::uuid, h.id, i.service, 'created by Prometheus remote write', ARRAY[$3::text], $4
+     FROM ${recordset} JOIN hosts h ON h.organization_id = $1 AND h.name = i.host
+     ON CONFLICT DO NOTHING`,
+    [organizationId, input, PROMETHEUS_SCHEDULE, PROMETHEUS_SERVICE_URL],
+  );
+  const { rowCount } = await db.pool.query(
+    `INSERT INTO service_items (organization_id, service_id, name, description, exec_statement, series_key)
+     SELECT $1::uuid, s.id, i.item, 'created by Prometheus remote write', i.item, i.key
+     FROM ${recordset}
+     JOIN hosts h ON h.organization_id = $1 AND h.name = i.host
+     JOIN services s ON s.host_id = h.id AND s.name = i.service
+     ON CONFLICT DO NOTHING`,
+    [organizationId, input],
+  );
+  return rowCount ?? 0;
+}
+
+export async function storeRemoteWrite(db: Database, input: RemoteWriteInput): Promise<RemoteWriteOutcome> {
+  const created = (await prometheusCreatesSeries(db, input.organizationId))
+    ? await createMissingSeries(db, input.organizationId, input.series)
+    : 0;
+  if (!input.results.length) return { batchId: input.batchId, accepted: 0, duplicate: false, unknownSeries: [], created };
+  const stored = await ingestBatch(db, {
+    organizationId: input.organizationId,
+    agentId: input.agentId,
+    batch: { batchId: input.batchId, results: input.results },
+  });
+  return { ...stored, created };
+}

@@ -1,0 +1,3 @@
+export * from "./remote-results.ts";
+export * from "./remote-write.ts";
+export * from "./series-mapping.ts";
