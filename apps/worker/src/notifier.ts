@@ -1,6 +1,15 @@
-import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from "@tidemark/alerts";
-import { claimDueDeliveries, type Database, type DueDelivery, recordDeliveryAttempt } from "@tidemark/db";
-import { type DestinationPolicy, destinationPolicyFromEnv, outboundRequest, RefusedDestinationError } from "@tidemark/outbound";
+import {
+  ALERTMANAGER_RESEND_SECONDS,
+  type AlertmanagerWebhook,
+  DEFAULT_RETRY_POLICY,
+  emailMessage,
+  type RetryPolicy,
+  receiverRequest,
+  retryDelayMs,
+} from "@tidemark/alerts";
+import { claimDueDeliveries, type Database, type DueDelivery, queueRepeats, recordDeliveryAttempt } from "@tidemark/db";
+import { type DestinationPolicy, destinationPolicyFromEnv, outboundRequest, RefusedDestinationError, refusedUrl } from "@tidemark/outbound";
+import nodemailer, { type Transporter } from "nodemailer";
 
 /** The subset of pino's logger the notifier writes to. */
 export interface NotifierLog {
@@ -17,6 +26,8 @@ export interface NotifierOptions {
   retry?: RetryPolicy;
   /** Which addresses webhooks may reach; the installation's (TIDEMARK_OUTBOUND_ALLOWED_RANGES) unless given. */
   destinations?: DestinationPolicy;
+  /** How often firing alerts are looked at for a repeat (and Alertmanager's resend). */
+  repeatCheckMs?: number;
 }
 
 /** Receivers answering 4xx will answer the same to the same body, except for these. */
@@ -31,12 +42,7 @@ function origin(url: string): string {
   }
 }
 
-async function post(
-  url: string,
-  payload: unknown,
-  timeoutMs: number,
-  destinations: DestinationPolicy,
-): Promise<{ ok: true; status: number } | { ok: false; error: string; permanent: boolean }> {
+async function post(url: string, payload: unknown, timeoutMs: number, destinations: DestinationPolicy): Promise<SendResult> {
   try {
     const { status } = await outboundRequest(
       url,
@@ -59,6 +65,60 @@ async function post(
   }
 }
 
+type SendResult = { ok: true; status: number } | { ok: false; error: string; permanent: boolean };
+
+/** SMTP transports by URL, reused across deliveries (nodemailer pools nothing unless asked). */
+const transports = new Map<string, Transporter>();
+
+/** Email through SMTP: the receiver's URL is the server (`smtp://user:pass@host:port`, `smtps://…`). */
+async function sendEmail(
+  delivery: DueDelivery,
+  payload: AlertmanagerWebhook,
+  timeoutMs: number,
+  destinations: DestinationPolicy,
+): Promise<SendResult> {
+  if (!delivery.emailTo) return { ok: false, error: "the email receiver has no recipients", permanent: true };
+  // The same destination rule as for webhooks, judged on the SMTP server's host.
+  const refused = refusedUrl(delivery.url.replace(/^smtps?:/, "http:"), destinations);
+  if (refused) return { ok: false, error: refused, permanent: true };
+  let transport = transports.get(delivery.url);
+  if (!transport) {
+    const server = new URL(delivery.url);
+    transport = nodemailer.createTransport({
+      host: server.hostname,
+      port: Number(server.port) || (server.protocol === "smtps:" ? 465 : 25),
+      secure: server.protocol === "smtps:",
+      auth: server.username ? { user: decodeURIComponent(server.username), pass: decodeURIComponent(server.password) } : undefined,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    });
+    transports.set(delivery.url, transport);
+  }
+  const message = emailMessage(payload);
+  try {
+    await transport.sendMail({
+      from: delivery.emailFrom ?? "tidemark@localhost",
+      to: delivery.emailTo,
+      subject: message.subject,
+      text: message.text,
+    });
+    return { ok: true, status: 250 };
+  } catch (error) {
+    const code = (error as { responseCode?: number }).responseCode;
+    // 5xx SMTP replies are permanent refusals (unknown mailbox, rejected sender); the rest may pass later.
+    return { ok: false, error: error instanceof Error ? error.message : String(error), permanent: code !== undefined && code >= 500 };
+  }
+}
+
+function send(delivery: DueDelivery, timeoutMs: number, destinations: DestinationPolicy): Promise<SendResult> {
+  const payload = delivery.payload as AlertmanagerWebhook;
+  if (delivery.kind === "email") return sendEmail(delivery, payload, timeoutMs, destinations);
+  const kind = delivery.kind === "alertmanager" || delivery.kind === "slack" ? delivery.kind : "webhook";
+  const request = receiverRequest(kind, delivery.url, payload, new Date(), ALERTMANAGER_RESEND_SECONDS);
+  return post(request.url, request.body, timeoutMs, destinations);
+}
+
 async function deliver(
   db: Database,
   delivery: DueDelivery,
@@ -72,7 +132,7 @@ async function deliver(
     return;
   }
   const started = performance.now();
-  const result = await post(delivery.url, delivery.payload, opts.requestTimeoutMs, opts.destinations);
+  const result = await send(delivery, opts.requestTimeoutMs, opts.destinations);
   const ms = Math.round(performance.now() - started);
   if (result.ok) {
     await recordDeliveryAttempt(db, delivery.id, { outcome: "delivered", at: new Date() });
@@ -102,8 +162,10 @@ export function startNotifier(db: Database, options: NotifierOptions): () => Pro
     requestTimeoutMs: 10_000,
     retry: DEFAULT_RETRY_POLICY,
     destinations: options.destinations ?? destinationPolicyFromEnv(),
+    repeatCheckMs: 5_000,
     ...options,
   };
+  let repeatsCheckedAt = 0;
   // A claimed row is left alone for longer than a send can take.
   const leaseMs = opts.requestTimeoutMs * 2 + 5_000;
   let stopping = false;
@@ -112,6 +174,15 @@ export function startNotifier(db: Database, options: NotifierOptions): () => Pro
   async function loop(): Promise<void> {
     while (!stopping) {
       let claimed = 0;
+      if (Date.now() - repeatsCheckedAt >= opts.repeatCheckMs) {
+        repeatsCheckedAt = Date.now();
+        try {
+          const queued = await queueRepeats(db, new Date());
+          if (queued > 0) opts.log.info({ queued }, "repeats of firing alerts queued");
+        } catch (error) {
+          opts.log.error({ err: error }, "queueing repeats failed");
+        }
+      }
       try {
         const due = await claimDueDeliveries(db, { limit: opts.batchSize, leaseMs });
         claimed = due.length;

@@ -56,3 +56,18 @@ export {
   type TimelineLane,
 } from "./timeline.ts";
 export { type AlertmanagerWebhook, alertLabels, alertmanagerPayload, fingerprint, type NotifiedAlert } from "./webhook-payload.ts";
+export { emailMessage, type PostableAlert, postableAlerts, receiverRequest, slackMessage } from "./receiver-messages.ts";
+export {
+  ALERTMANAGER_RESEND_SECONDS,
+  type NotificationAction,
+  notificationAction,
+  RECEIVER_KINDS,
+  type ReceiverKind,
+  type ReceiverMatchers,
+  type ReceiverPolicy,
+  receiverKindSchema,
+  receiverMatchersSchema,
+  receiverWants,
+  repeatDue,
+  repeatIntervalSeconds,
+} from "./routing.ts";

@@ -18,6 +18,8 @@ export interface NotifiedAlert {
   critical: number | null;
   explanation: string;
   flapping: boolean;
+  /** The item's id, for the annotation linking to its threshold editor and preview. */
+  itemId?: string | null;
 }
 
 /** The body of Alertmanager's webhook (version 4), so existing receivers accept it as is. */
@@ -42,10 +44,12 @@ export interface AlertmanagerWebhook {
   }[];
 }
 
-export function alertLabels(alert: Pick<NotifiedAlert, "key" | "severity">): Record<string, string> {
+/** The labels Alertmanager routes, groups, inhibits and silences on; `organization` when known (its slug). */
+export function alertLabels(alert: Pick<NotifiedAlert, "key" | "severity">, organization?: string): Record<string, string> {
   const names = splitSeriesKey(alert.key);
   return {
     alertname: "TidemarkThreshold",
+    ...(organization ? { organization } : {}),
     series: alert.key,
     host: names?.host ?? "",
     service: names?.service ?? "",
@@ -70,9 +74,14 @@ export function fingerprint(labels: Record<string, string>): string {
 
 const optionalNumber = (n: number | null) => (n === null ? "NA" : formatNumber(n));
 
-export function alertmanagerPayload(input: { receiver: string; externalUrl: string; alert: NotifiedAlert }): AlertmanagerWebhook {
+export function alertmanagerPayload(input: {
+  receiver: string;
+  externalUrl: string;
+  alert: NotifiedAlert;
+  organization?: string;
+}): AlertmanagerWebhook {
   const { alert } = input;
-  const labels = alertLabels(alert);
+  const labels = alertLabels(alert, input.organization);
   const base = input.externalUrl.replace(/\/+$/, "");
   const annotations: Record<string, string> = {
     summary: `${alert.key} is ${alert.status === "resolved" ? "OK again" : alert.severity}`,
@@ -82,6 +91,7 @@ export function alertmanagerPayload(input: { receiver: string; externalUrl: stri
     warning: optionalNumber(alert.warning),
     critical: optionalNumber(alert.critical),
     flapping: String(alert.flapping),
+    ...(alert.itemId ? { preview: `${base}/items/${alert.itemId}` } : {}),
   };
   // Only the identity is grouped on: the severity label changes on escalation.
   const groupLabels = { alertname: labels.alertname as string, series: alert.key };

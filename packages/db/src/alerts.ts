@@ -7,6 +7,11 @@ import {
   DEFAULT_ALERT_SETTINGS,
   EMPTY_TRACK,
   type EvaluationOutcome,
+  notificationAction,
+  type ReceiverPolicy,
+  receiverKindSchema,
+  receiverMatchersSchema,
+  receiverWants,
   runAlertMachine,
   type SilenceWindow,
   silenceCovers,
@@ -163,39 +168,87 @@ async function loadAlertMemory(
 
 interface NotificationContext {
   silences: (SilenceWindow & { id: string })[];
-  webhooks: { id: string; name: string }[];
+  receivers: ReceiverPolicy[];
   acknowledged: Set<string>;
+  /** The organisation's slug, Alertmanager's `organization` label. */
+  organization: string | undefined;
+  /** Item ids by series key, for the preview link. */
+  items: Map<string, string>;
 }
 
-/** Silences in force over the batch, enabled webhooks, and which of `alertIds` are acknowledged. */
+const NO_NOTIFICATIONS: NotificationContext = {
+  silences: [],
+  receivers: [],
+  acknowledged: new Set(),
+  organization: undefined,
+  items: new Map(),
+};
+
+/** Receiver rows as the routing decisions take them; a row with unreadable matchers matches nothing rather than everything. */
+export function receiverPolicy(row: {
+  id: string;
+  name: string;
+  kind: string;
+  matchers: unknown;
+  repeatIntervalSeconds: number | null;
+}): ReceiverPolicy {
+  const matchers = receiverMatchersSchema.safeParse(row.matchers ?? {});
+  return {
+    id: row.id,
+    name: row.name,
+    kind: receiverKindSchema.catch("webhook").parse(row.kind),
+    matchers: matchers.success ? matchers.data : { severities: [] as never },
+    repeatIntervalSeconds: row.repeatIntervalSeconds,
+  };
+}
+
+/** Silences in force over the batch, enabled receivers, which of `alertIds` are acknowledged, and the notified items' ids. */
 async function loadNotificationContext(
   client: pg.ClientBase,
   organizationId: string,
   from: Date,
   to: Date,
   alertIds: string[],
+  keys: string[],
 ): Promise<NotificationContext> {
   const { rows } = await client.query<{
-    kind: "silence" | "webhook" | "acknowledged";
+    kind: "silence" | "webhook" | "acknowledged" | "organization" | "item";
     id: string;
     name: string | null;
     matchers: unknown;
     starts_at: Date | null;
     ends_at: Date | null;
+    receiver_kind: string | null;
+    repeat: number | null;
   }>(
-    `SELECT 'silence' AS kind, id, NULL AS name, matchers, starts_at, ends_at FROM silences
+    `SELECT 'silence' AS kind, id, NULL AS name, matchers, starts_at, ends_at, NULL AS receiver_kind, NULL::int AS repeat FROM silences
        WHERE organization_id = $1 AND ends_at > $2 AND starts_at <= $3
      UNION ALL
-     SELECT 'webhook', id, name, NULL, NULL, NULL FROM webhooks WHERE organization_id = $1 AND enabled
+     SELECT 'webhook', id, name, matchers, NULL, NULL, kind, repeat_interval_seconds FROM webhooks WHERE organization_id = $1 AND enabled
      UNION ALL
-     SELECT 'acknowledged', id, NULL, NULL, NULL, NULL FROM alerts
-       WHERE organization_id = $1 AND id = ANY($4::uuid[]) AND acknowledged_at IS NOT NULL`,
-    [organizationId, from, to, alertIds],
+     SELECT 'acknowledged', id, NULL, NULL, NULL, NULL, NULL, NULL FROM alerts
+       WHERE organization_id = $1 AND id = ANY($4::uuid[]) AND acknowledged_at IS NOT NULL
+     UNION ALL
+     SELECT 'organization', id, slug, NULL, NULL, NULL, NULL, NULL FROM organizations WHERE id = $1
+     UNION ALL
+     SELECT 'item', id, series_key, NULL, NULL, NULL, NULL, NULL FROM service_items WHERE organization_id = $1 AND series_key = ANY($5::text[])`,
+    [organizationId, from, to, alertIds, keys],
   );
-  const context: NotificationContext = { silences: [], webhooks: [], acknowledged: new Set() };
+  const context: NotificationContext = { silences: [], receivers: [], acknowledged: new Set(), organization: undefined, items: new Map() };
   for (const r of rows) {
-    if (r.kind === "webhook") context.webhooks.push({ id: r.id, name: r.name ?? "" });
+    if (r.kind === "webhook")
+      context.receivers.push(
+        receiverPolicy({
+          id: r.id,
+          name: r.name ?? "",
+          kind: r.receiver_kind ?? "webhook",
+          matchers: r.matchers,
+          repeatIntervalSeconds: r.repeat,
+        }),
+      );
     else if (r.kind === "acknowledged") context.acknowledged.add(r.id);
+    else if (r.kind === "organization") context.organization = r.name ?? undefined;
+    else if (r.kind === "item") context.items.set(r.name ?? "", r.id);
     else {
       const matchers = silenceMatchersSchema.safeParse(r.matchers);
       if (matchers.success && r.starts_at && r.ends_at)
@@ -274,6 +327,7 @@ export async function planAlerts(
 
   const machines: { seriesId: number; before: SeriesAlertMemory; track: AlertTrack; steps: AlertStep[] }[] = [];
   const dueOnExisting: string[] = [];
+  const notifiedKeys = new Set<string>();
   let notifying = false;
   let minTs = Number.POSITIVE_INFINITY;
   let maxTs = Number.NEGATIVE_INFINITY;
@@ -286,14 +340,22 @@ export async function planAlerts(
     for (const step of steps) {
       if (!step.notify) continue;
       notifying = true;
+      notifiedKeys.add(before.key);
       minTs = Math.min(minTs, step.outcome.ts.getTime());
       maxTs = Math.max(maxTs, step.outcome.ts.getTime());
       if (before.openAlert) dueOnExisting.push(before.openAlert.id);
     }
   }
   const context = notifying
-    ? await loadNotificationContext(client, organizationId, new Date(minTs), new Date(maxTs), [...new Set(dueOnExisting)])
-    : { silences: [], webhooks: [], acknowledged: new Set<string>() };
+    ? await loadNotificationContext(
+        client,
+        organizationId,
+        new Date(minTs),
+        new Date(maxTs),
+        [...new Set(dueOnExisting)],
+        [...notifiedKeys],
+      )
+    : NO_NOTIFICATIONS;
 
   const tracks: TrackRow[] = [];
   const alerts = new Map<string, AlertRow>();
@@ -362,28 +424,38 @@ export async function planAlerts(
       alert.closedAt = step.alert.closedAt;
 
       const due = step.notify;
-      const hold = (reason: string) =>
+      const silence = due === "firing" ? context.silences.find((s) => silenceCovers(s, key, outcome.ts)) : undefined;
+      const decision: ReturnType<typeof notificationAction> | null =
+        due || step.heldForFlapping
+          ? notificationAction({
+              due: due || "firing",
+              heldForFlapping: step.heldForFlapping,
+              acknowledged: context.acknowledged.has(alert.id),
+              silencedBy: silence?.id ?? null,
+              firingWasSent: alert.notifiedAt !== null,
+            })
+          : null;
+      if (decision?.action === "hold") {
         events.push({
           alertId: alert.id,
           ts: outcome.ts,
           kind: "notification-held",
           severity: alert.severity,
           outcome,
-          detail: `notification held: ${reason}`,
+          detail: `notification held: ${decision.reason}`,
         });
-      const silence = due ? context.silences.find((s) => silenceCovers(s, key, outcome.ts)) : undefined;
-      if (step.heldForFlapping) hold("the series is flapping");
-      else if (due && context.acknowledged.has(alert.id)) hold("acknowledged");
-      else if (due && silence) hold(`silenced by ${silence.id}`);
-      // A resolution is only news to receivers that were told the alert fired.
-      else if (due && (due === "firing" || alert.notifiedAt !== null)) {
-        for (const w of context.webhooks) {
+      } else if (due && decision?.action === "send") {
+        // A resolution goes to the receivers that could have been told it fired (at its worst severity).
+        const severity = due === "firing" ? alert.severity : alert.peakSeverity;
+        const receivers = context.receivers.filter((r) => receiverWants(r, key, severity));
+        for (const r of receivers) {
           deliveries.push({
-            webhookId: w.id,
+            webhookId: r.id,
             alertId: alert.id,
             payload: alertmanagerPayload({
-              receiver: w.name,
+              receiver: r.name,
               externalUrl,
+              organization: context.organization,
               alert: {
                 id: alert.id,
                 key,
@@ -397,11 +469,12 @@ export async function planAlerts(
                 critical: outcome.critical,
                 explanation: outcome.explanation,
                 flapping: alert.flapping,
+                itemId: context.items.get(key) ?? null,
               },
             }),
           });
         }
-        if (due === "firing" && context.webhooks.length > 0) alert.notifiedAt ??= outcome.ts;
+        if (due === "firing" && receivers.length > 0) alert.notifiedAt ??= outcome.ts;
       }
       if (alert.closedAt) {
         summary.closed++;

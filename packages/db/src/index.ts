@@ -33,3 +33,4 @@ export * from "./audit-queries.ts";
 export * from "./freshness.ts";
 export * from "./rate-limits.ts";
 export * from "./prometheus-ingest.ts";
+export * from "./notification-repeats.ts";

@@ -8,6 +8,20 @@ export interface WebhookView {
   url: string;
   enabled: boolean;
   createdAt: Date;
+  kind: string;
+  matchers: unknown;
+  repeatIntervalSeconds: number | null;
+  emailTo: string | null;
+  emailFrom: string | null;
+}
+
+/** A receiver's policy fields, all optional: a plain webhook gets every alert once. */
+export interface ReceiverFields {
+  kind?: string;
+  matchers?: { [name: string]: string | string[] | undefined };
+  repeatIntervalSeconds?: number | null;
+  emailTo?: string | null;
+  emailFrom?: string | null;
 }
 
 export async function listWebhooks(db: Database, organizationId: string): Promise<WebhookView[]> {
@@ -17,7 +31,7 @@ export async function listWebhooks(db: Database, organizationId: string): Promis
 export async function createWebhook(
   db: Database,
   organizationId: string,
-  input: { name: string; url: string; enabled: boolean },
+  input: { name: string; url: string; enabled: boolean } & ReceiverFields,
 ): Promise<WebhookView> {
   return db.prisma.webhook.create({ data: { organizationId, ...input }, omit: { organizationId: true } });
 }
@@ -26,7 +40,7 @@ export async function updateWebhook(
   db: Database,
   organizationId: string,
   id: string,
-  patch: Partial<{ name: string; url: string; enabled: boolean }>,
+  patch: Partial<{ name: string; url: string; enabled: boolean }> & ReceiverFields,
 ): Promise<{ before: WebhookView; after: WebhookView } | null> {
   const before = await db.prisma.webhook.findFirst({ where: { id, organizationId }, omit: { organizationId: true } });
   if (!before) return null;
@@ -77,6 +91,10 @@ export interface DueDelivery {
   id: string;
   url: string;
   webhookEnabled: boolean;
+  /** webhook, alertmanager, slack or email: what is sent and how. */
+  kind: string;
+  emailTo: string | null;
+  emailFrom: string | null;
   payload: unknown;
   attempts: number;
 }
@@ -88,16 +106,34 @@ export interface DueDelivery {
  */
 export async function claimDueDeliveries(db: Database, opts: { limit: number; leaseMs: number; now?: Date }): Promise<DueDelivery[]> {
   const now = opts.now ?? new Date();
-  const { rows } = await db.pool.query<{ id: string; url: string; enabled: boolean; payload: unknown; attempts: number }>(
+  const { rows } = await db.pool.query<{
+    id: string;
+    url: string;
+    enabled: boolean;
+    kind: string;
+    email_to: string | null;
+    email_from: string | null;
+    payload: unknown;
+    attempts: number;
+  }>(
     `UPDATE notification_deliveries d SET next_attempt_at = $2::timestamptz + make_interval(secs => $3::float8 / 1000)
      FROM webhooks w
      WHERE w.id = d.webhook_id AND d.id IN (
        SELECT id FROM notification_deliveries WHERE status = 'pending' AND next_attempt_at <= $2
        ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-     RETURNING d.id, w.url, w.enabled, d.payload, d.attempts`,
+     RETURNING d.id, w.url, w.enabled, w.kind, w.email_to, w.email_from, d.payload, d.attempts`,
     [opts.limit, now, opts.leaseMs],
   );
-  return rows.map((r) => ({ id: r.id, url: r.url, webhookEnabled: r.enabled, payload: r.payload, attempts: r.attempts }));
+  return rows.map((r) => ({
+    id: r.id,
+    url: r.url,
+    webhookEnabled: r.enabled,
+    kind: r.kind,
+    emailTo: r.email_to,
+    emailFrom: r.email_from,
+    payload: r.payload,
+    attempts: r.attempts,
+  }));
 }
 
 export type DeliveryResult =

@@ -279,7 +279,7 @@ describe("notifications: silences and acknowledgements", () => {
     expect(await listDeliveries(db, orgId, { limit: 10, alertId: silenced.id })).toHaveLength(1);
   });
 
-  it("does not notify for an acknowledged alert, and keeps who acknowledged it and why", async () => {
+  it("holds an acknowledged alert's escalation but sends its resolution, and keeps who acknowledged it and why", async () => {
     const { orgId, userId, id } = await orgWithSeries(["queue01-mq-depth"]);
     await createWebhook(db, orgId, { name: "ops", url: "http://127.0.0.1:9/ops", enabled: true });
     const s = id("queue01-mq-depth");
@@ -291,7 +291,8 @@ describe("notifications: silences and acknowledgements", () => {
     await expect(acknowledgeAlert(db, orgId, alert.id, userId, "twice")).rejects.toBeInstanceOf(AlertAlreadyAcknowledgedError);
     await applyEvaluations(db, orgId, script(s, "queue01-mq-depth", "CO", { start: T0 + MINUTE }));
     const deliveries = await listDeliveries(db, orgId, { limit: 10 });
-    expect(deliveries.map((d) => d.notification)).toEqual(["firing"]);
+    // Newest first: the resolution is not swallowed by the acknowledgement.
+    expect(deliveries.map((d) => d.notification)).toEqual(["resolved", "firing"]);
     const detail = await alertDetail(db, orgId, alert.id);
     expect(detail).toMatchObject({ ackComment: "looking into it", acknowledgedByName: expect.stringMatching(/^User /) });
     expect(detail?.events.map((e) => e.kind)).toEqual([
@@ -300,7 +301,6 @@ describe("notifications: silences and acknowledgements", () => {
       "escalated",
       "notification-held",
       "closed",
-      "notification-held",
     ]);
   });
 });

@@ -7,7 +7,7 @@ import { drainQueue, Evaluator } from "../../../worker/src/evaluator.ts";
 import { OrganizationCache } from "../../../worker/src/organization-cache.ts";
 import { SeriesWindow } from "../../../worker/src/series-window.ts";
 import { promWriteResponse } from "../../src/app/api/prom/write/handler.ts";
-import { type Program, RouteServer, startNodeExporter, startPrometheus } from "./programs.ts";
+import { type Program, RouteServer, startNodeExporter, startPrometheus } from "../../../../scripts/lib/prometheus-programs.ts";
 
 let db: Database;
 let server: RouteServer;

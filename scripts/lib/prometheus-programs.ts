@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "../../../../scripts/lib/ports.ts";
+import { freePort } from "./ports.ts";
 
 /**
  * Debian's Prometheus, Alertmanager and node_exporter as the tests run them: each on a free
