@@ -103,3 +103,41 @@ export function repeatDue(input: {
   if (input.receiver.kind !== "alertmanager" && (input.acknowledged || input.silenced)) return false;
   return input.now.getTime() - input.lastSentAt.getTime() >= interval * 1000;
 }
+
+/** The policy fields a receiver is created or changed with (the API's input). */
+export const receiverFieldsSchema = z.object({
+  kind: receiverKindSchema,
+  matchers: receiverMatchersSchema,
+  /** At least a minute between repeats, at most a week; null: once. */
+  repeatIntervalSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86_400)
+    .nullable(),
+  emailTo: z.string().trim().max(1000).nullable(),
+  emailFrom: z.string().trim().max(200).nullable(),
+});
+export type ReceiverFields = z.infer<typeof receiverFieldsSchema>;
+
+const EMAIL = /^[^\s@,]+@[^\s@,]+$/;
+
+/** What is wrong with a receiver's URL and recipients for its kind, or null. */
+export function receiverProblem(r: { kind: ReceiverKind; url: string; emailTo: string | null; emailFrom: string | null }): string | null {
+  let protocol: string;
+  try {
+    protocol = new URL(r.url).protocol;
+  } catch {
+    return "url is not a URL";
+  }
+  if (r.kind === "email") {
+    if (protocol !== "smtp:" && protocol !== "smtps:")
+      return "an email receiver's url is its SMTP server: smtp://host:port or smtps://user:password@host";
+    const to = (r.emailTo ?? "").split(",").map((a) => a.trim());
+    if (!to.every((a) => EMAIL.test(a))) return "emailTo must be one or more addresses, separated by commas";
+    if (r.emailFrom && !EMAIL.test(r.emailFrom)) return "emailFrom must be an address";
+    return null;
+  }
+  if (protocol !== "http:" && protocol !== "https:") return `a ${r.kind} receiver's url must be http(s)`;
+  return null;
+}

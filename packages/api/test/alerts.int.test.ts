@@ -58,6 +58,36 @@ describe("the alerts router", () => {
     await expect(viewer.caller.alerts.timeline({ from: window.to, to: window.from })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 
+  it("creates receivers of each kind with matchers and repeats, refusing a URL or recipients that do not fit the kind", async () => {
+    const editor = await callerFor("editor");
+    const webhooks = editor.caller.alerts.webhooks;
+    const email = await webhooks.create({
+      name: "mail",
+      url: "smtp://mail.example.com:587",
+      kind: "email",
+      emailTo: "ops@example.com, dba@example.com",
+      matchers: { severities: ["CRITICAL"], host: "db*" },
+      repeatIntervalSeconds: 3600,
+    });
+    expect(email).toMatchObject({ kind: "email", matchers: { severities: ["CRITICAL"], host: "db*" }, repeatIntervalSeconds: 3600 });
+    const am = await webhooks.create({ name: "am", url: "http://alertmanager.example:9093", kind: "alertmanager" });
+    expect(am).toMatchObject({ kind: "alertmanager", matchers: {}, repeatIntervalSeconds: null });
+    const cases: [Promise<unknown>, RegExp][] = [
+      [webhooks.create({ name: "x", url: "smtp://mail.example.com", kind: "email" }), /emailTo/],
+      [webhooks.create({ name: "x", url: "https://mail.example.com", kind: "email", emailTo: "a@b.c" }), /SMTP server/],
+      [webhooks.create({ name: "x", url: "smtp://mail.example.com", kind: "slack" }), /must be http/],
+      [webhooks.update({ id: am.id, url: "smtp://mail.example.com" }), /must be http/],
+    ];
+    for (const [call, message] of cases)
+      await expect(call).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(message) });
+    await expect(webhooks.create({ name: "x", url: "https://h.example", kind: "pager" as never })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    await expect(webhooks.create({ name: "x", url: "https://h.example", repeatIntervalSeconds: 5 })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+  });
+
   it("lets editors, not viewers, acknowledge, silence and manage webhooks, and audits each", async () => {
     const editor = await callerFor("editor");
     const viewer = await callerFor("viewer", editor.orgId);

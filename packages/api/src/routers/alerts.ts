@@ -1,4 +1,4 @@
-import { encodeTimeline, itemAlertSettingsSchema, silenceMatchersSchema } from "@tidemark/alerts";
+import { encodeTimeline, itemAlertSettingsSchema, receiverFieldsSchema, receiverProblem, silenceMatchersSchema } from "@tidemark/alerts";
 import {
   AlertAlreadyAcknowledgedError,
   type AuditActor,
@@ -49,13 +49,20 @@ const timelineInput = z
  * again, resolved, at each delivery.
  */
 const webhookUrl = z
-  .url({ protocol: /^https?$/ })
+  .url({ protocol: /^(https?|smtps?)$/ })
   .max(2000)
   .superRefine((url, ctx) => {
-    const refused = refusedUrl(url, destinationPolicyFromEnv());
+    // SMTP servers are judged by the same rule, on their host.
+    const refused = refusedUrl(url.replace(/^smtps?:/, "http:"), destinationPolicyFromEnv());
     if (refused) ctx.addIssue({ code: "custom", message: refused });
   })
-  .describe("http(s) URL receiving Alertmanager-style POSTs");
+  .describe("http(s) URL receiving Alertmanager-style POSTs, Alertmanager's base URL, or an SMTP server for email");
+
+/** The kind's URL and recipients fit together; a clear 400 otherwise. */
+function checkReceiver(r: Parameters<typeof receiverProblem>[0]): void {
+  const problem = receiverProblem(r);
+  if (problem) throw new TRPCError({ code: "BAD_REQUEST", message: problem });
+}
 
 const silenceInput = z
   .object({
@@ -105,8 +112,20 @@ const webhooksRouter = createTRPCRouter({
   // Editors only: webhook URLs often carry credentials.
   list: editorProcedure.query(({ ctx }) => listWebhooks(ctx.db, ctx.org.id)),
   create: editorProcedure
-    .input(z.object({ name: z.string().trim().min(1).max(100), url: webhookUrl, enabled: z.boolean().default(true) }))
+    .input(
+      z.object({
+        name: z.string().trim().min(1).max(100),
+        url: webhookUrl,
+        enabled: z.boolean().default(true),
+        kind: receiverFieldsSchema.shape.kind.default("webhook"),
+        matchers: receiverFieldsSchema.shape.matchers.default({}),
+        repeatIntervalSeconds: receiverFieldsSchema.shape.repeatIntervalSeconds.default(null),
+        emailTo: receiverFieldsSchema.shape.emailTo.default(null),
+        emailFrom: receiverFieldsSchema.shape.emailFrom.default(null),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
+      checkReceiver(input);
       const webhook = await createWebhook(ctx.db, ctx.org.id, input);
       await audit(ctx, "webhook.create", "webhook", webhook.id, null, { name: webhook.name, enabled: webhook.enabled });
       return webhook;
@@ -118,10 +137,19 @@ const webhooksRouter = createTRPCRouter({
         name: z.string().trim().min(1).max(100).optional(),
         url: webhookUrl.optional(),
         enabled: z.boolean().optional(),
+        ...receiverFieldsSchema.partial().shape,
       }),
     )
     .mutation(async ({ ctx, input }) => {
       const { id, ...patch } = input;
+      const current = (await listWebhooks(ctx.db, ctx.org.id)).find((w) => w.id === id);
+      if (!current) notFound("webhook");
+      checkReceiver({
+        kind: patch.kind ?? receiverFieldsSchema.shape.kind.catch("webhook").parse(current.kind),
+        url: patch.url ?? current.url,
+        emailTo: patch.emailTo !== undefined ? patch.emailTo : current.emailTo,
+        emailFrom: patch.emailFrom !== undefined ? patch.emailFrom : current.emailFrom,
+      });
       const changed = await updateWebhook(ctx.db, ctx.org.id, id, patch);
       if (!changed) notFound("webhook");
       const summary = (w: { name: string; enabled: boolean; url: string }) => ({
