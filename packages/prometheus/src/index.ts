@@ -1,3 +1,4 @@
 export * from "./remote-results.ts";
 export * from "./remote-write.ts";
 export * from "./series-mapping.ts";
+export * from "./rules.ts";

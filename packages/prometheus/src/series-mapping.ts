@@ -61,3 +61,25 @@ export function mapSeries(labels: Readonly<Record<string, string>>, mapping: Ser
   const item = tidemarkName(rest.length ? `${metric}{${rest.join(";")}}` : metric);
   return { host, service, item, key: seriesKey(host, service, item) };
 }
+
+/**
+ * The PromQL selector of a remote-written item, mapSeries backwards:
+ * host `db1:9100`, service `node`, item `node_cpu_seconds_total{cpu=0;mode=idle}` →
+ * `node_cpu_seconds_total{instance="db1:9100",job="node",cpu="0",mode="idle"}`. Names that
+ * mapSeries had to change (forbidden characters, cut) select nothing: give those a selector by hand.
+ */
+export function prometheusSelector(host: string, service: string, item: string, mapping: SeriesMapping = DEFAULT_SERIES_MAPPING): string {
+  const match = /^([^{]*)(?:\{(.*)\})?$/.exec(item);
+  const metric = match?.[1] || item;
+  const pairs: [string, string][] = [
+    [mapping.hostLabel, host],
+    [mapping.serviceLabel, service],
+  ];
+  if (host === MISSING_LABEL_NAME) pairs.shift();
+  if (service === MISSING_LABEL_NAME) pairs.splice(pairs.length - 1, 1);
+  for (const pair of (match?.[2] ?? "").split(";").filter(Boolean)) {
+    const at = pair.indexOf("=");
+    if (at > 0) pairs.push([pair.slice(0, at), pair.slice(at + 1)]);
+  }
+  return `${metric}{${pairs.map(([name, value]) => `${name}=${JSON.stringify(value)}`).join(",")}}`;
+}

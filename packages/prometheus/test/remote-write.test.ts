@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeWriteRequest, encodeWriteRequest, type RemoteSeries, RemoteWriteError } from "../src/remote-write.ts";
 import { remoteWriteResults } from "../src/remote-results.ts";
-import { mapSeries, tidemarkName } from "../src/series-mapping.ts";
+import { mapSeries, prometheusSelector, tidemarkName } from "../src/series-mapping.ts";
 
 const LIMITS = { maxDecodedBytes: 1 << 20, maxSamples: 1000 };
 const T0 = Date.UTC(2026, 10, 24);
@@ -18,13 +18,29 @@ describe("mapSeries", () => {
       "db1:9100-node-node_cpu_seconds_total{cpu=0;mode=idle}",
     ],
     [{ __name__: "up", job: "api-gw" }, "prometheus", "api-gw", "up", "prometheus-api\\-gw-up"],
-    [{ __name__: "http_requests", instance: "web 1", job: "web", path: "/a,b" }, "web_1", "web", "http_requests{path=/a_b}", "web_1-web-http_requests{path=/a_b}"],
+    [
+      { __name__: "http_requests", instance: "web 1", job: "web", path: "/a,b" },
+      "web_1",
+      "web",
+      "http_requests{path=/a_b}",
+      "web_1-web-http_requests{path=/a_b}",
+    ],
   ])("%o → %s / %s / %s", (labels, host, service, item, key) => {
     expect(mapSeries(labels)).toEqual({ host, service, item, key });
   });
 
+  it("selects a mapped series again in PromQL", () => {
+    const mapped = mapSeries({ __name__: "node_cpu_seconds_total", instance: "db1:9100", job: "node", mode: "idle", cpu: "0" });
+    expect(prometheusSelector(mapped.host, mapped.service, mapped.item)).toBe(
+      'node_cpu_seconds_total{instance="db1:9100",job="node",cpu="0",mode="idle"}',
+    );
+    expect(prometheusSelector("prometheus", "api", "up")).toBe('up{job="api"}');
+  });
+
   it("takes other labels for host and service when told", () => {
-    expect(mapSeries({ __name__: "depth", cluster: "eu", app: "billing", instance: "x" }, { hostLabel: "cluster", serviceLabel: "app" })).toEqual({
+    expect(
+      mapSeries({ __name__: "depth", cluster: "eu", app: "billing", instance: "x" }, { hostLabel: "cluster", serviceLabel: "app" }),
+    ).toEqual({
       host: "eu",
       service: "billing",
       item: "depth{instance=x}",
@@ -77,7 +93,9 @@ describe("decodeWriteRequest", () => {
   });
 
   it("refuses more samples than the limit", () => {
-    const body = encodeWriteRequest([{ labels: { __name__: "x" }, samples: Array.from({ length: 11 }, (_, i) => ({ ts: T0 + i, value: i })) }]);
+    const body = encodeWriteRequest([
+      { labels: { __name__: "x" }, samples: Array.from({ length: 11 }, (_, i) => ({ ts: T0 + i, value: i })) },
+    ]);
     expect(() => decodeWriteRequest(body, { ...LIMITS, maxSamples: 10 })).toThrow(/at most 10 samples/);
   });
 });

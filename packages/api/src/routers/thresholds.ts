@@ -1,4 +1,5 @@
-import { getItem, itemDeploymentStatus, loadSuggestionHistory, saveItemPolicy } from "@tidemark/db";
+import { getItem, itemDeploymentStatus, loadSuggestionHistory, PROMETHEUS_SERVICE_URL, saveItemPolicy } from "@tidemark/db";
+import { prometheusSelector, RuleExportError, renderRuleGroup } from "@tidemark/prometheus";
 import { fitSuggestion } from "@tidemark/suggest";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -18,6 +19,45 @@ export const thresholdsRouter = createTRPCRouter({
   save: editorProcedure
     .input(z.object({ itemId: z.uuid(), policy: editablePolicySchema, revision: z.number().int().positive().nullable() }))
     .mutation(({ ctx, input }) => configErrors(() => saveItemPolicy(ctx.db, ctx.org.actor, input.itemId, input.policy, input.revision))),
+  /** The item's saved policy as a Prometheus rule group (YAML for `rule_files:`). */
+  prometheusRules: viewerProcedure
+    .input(
+      z.object({
+        itemId: z.uuid(),
+        /** PromQL selector of the measured series; remote-written items have theirs already. */
+        selector: z.string().trim().min(1).max(2000).optional(),
+        /** The scrape and rule evaluation interval. */
+        intervalSeconds: z.number().int().min(1).max(86_400).default(60),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const item = await configErrors(() => getItem(ctx.db, ctx.org.id, input.itemId));
+      if (!item.policy) throw new TRPCError({ code: "BAD_REQUEST", message: "the item has no threshold policy to export" });
+      const selector =
+        input.selector ??
+        (item.serviceUrl === PROMETHEUS_SERVICE_URL ? prometheusSelector(item.host, item.service, item.fields.name) : undefined);
+      if (!selector) {
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: "the item is not remote-written by Prometheus: give the PromQL selector of the series measuring it",
+        });
+      }
+      try {
+        return {
+          selector,
+          yaml: renderRuleGroup({
+            key: item.seriesKey,
+            selector,
+            policy: item.policy,
+            intervalSeconds: input.intervalSeconds,
+            labels: { host: item.host, service: item.service, item: item.fields.name },
+          }),
+        };
+      } catch (error) {
+        if (error instanceof RuleExportError) throw new TRPCError({ code: "BAD_REQUEST", message: error.message });
+        throw error;
+      }
+    }),
   suggest: viewerProcedure
     .input(
       z.object({
