@@ -17,8 +17,9 @@ const config: NextConfig = {
     "@tidemark/config-render",
     "@tidemark/outbound",
     "@tidemark/suggest",
+    "@tidemark/prometheus",
   ],
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@prisma/client"],
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@prisma/client", "protobufjs", "snappyjs", "pino", "prom-client"],
   // Type checking is `npm run typecheck` (one place for the whole repo), not a build step.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,

@@ -3,6 +3,7 @@ import { authenticateAgent, bearerToken, type Database, ingestBatch } from "@tid
 import { futurePointIssues, ingestBatchSchema, MAX_INGEST_BYTES } from "@tidemark/protocol";
 import { readJsonBody } from "./json-body.ts";
 import { errorResponse, zodIssues } from "./json-errors.ts";
+import { observability } from "./observability.ts";
 
 /**
  * Per agent token: a burst of 1200 batches, then 20 a second. An agent ships a batch every few
@@ -33,5 +34,6 @@ export async function ingestResponse(db: Database, request: Request, now = Date.
   const future = futurePointIssues(parsed.data, now);
   if (future.length > 0) return errorResponse(400, "the batch holds points stamped in the future", { issues: future });
   const result = await ingestBatch(db, { organizationId: agent.organizationId, agentId: agent.agentId, batch: parsed.data });
+  observability.ingestPoints.inc({ source: "agent" }, result.accepted);
   return Response.json(result);
 }

@@ -2,6 +2,7 @@ import { clientAddress, hashPassword, hashToken, issueToken, parseTrustedProxies
 import { acceptInvitation, createSession, createUser, EmailTakenError, findPendingInvitation, recordAudit } from "@tidemark/db";
 import { getDatabase } from "~/server/database";
 import { zodIssues } from "~/server/json-errors";
+import { instrumented } from "~/server/observability";
 import { isSameOrigin, SESSION_COOKIE, SESSION_DAYS, sessionCookieAttributes } from "~/server/session";
 import { signUpSchema } from "~/server/sign-up-schema";
 
@@ -11,7 +12,7 @@ export const dynamic = "force-dynamic";
 const signUps = new RateLimiter({ limit: 5, windowMs: 60 * 60_000 });
 const trustedProxies = parseTrustedProxies(process.env.TIDEMARK_TRUSTED_PROXIES);
 
-export async function POST(request: Request) {
+export const POST = instrumented("/api/auth/sign-up", async (request: Request) => {
   if (!isSameOrigin(request)) return Response.json({ error: "cross-site request refused" }, { status: 403 });
   const parsed = signUpSchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) return Response.json({ error: "check the highlighted fields", issues: zodIssues(parsed.error) }, { status: 400 });
@@ -82,4 +83,4 @@ export async function POST(request: Request) {
       headers: { "Set-Cookie": `${SESSION_COOKIE}=${token.secret}; ${sessionCookieAttributes(request, SESSION_DAYS * 86_400)}` },
     },
   );
-}
+});

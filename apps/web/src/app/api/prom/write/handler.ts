@@ -4,6 +4,7 @@ import { authenticateAgent, authenticateApiToken, bearerToken, type Database, st
 import { decodeWriteRequest, RemoteWriteError, remoteWriteResults, type SeriesMapping, seriesMappingSchema } from "@tidemark/prometheus";
 import { MAX_INGEST_BYTES, MAX_INGEST_RESULTS } from "@tidemark/protocol";
 import { errorResponse, zodIssues } from "../../../../server/json-errors.ts";
+import { observability } from "../../../../server/observability.ts";
 import { readBytesWithLimit } from "../../../../server/read-body.ts";
 
 /**
@@ -86,6 +87,7 @@ export async function promWriteResponse(db: Database, request: Request): Promise
   // The same body (a retry) gets the same batch id and is stored once.
   const batchId = `prom:${createHash("sha256").update(body).digest("base64url")}`;
   const stored = await storeRemoteWrite(db, { organizationId: writer.organizationId, agentId: writer.agentId, batchId, ...decoded });
+  observability.ingestPoints.inc({ source: "prometheus" }, stored.accepted);
   return new Response(null, {
     status: 204,
     headers: {

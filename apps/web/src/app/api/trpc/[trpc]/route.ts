@@ -1,4 +1,5 @@
 import { withDatabase } from "~/server/database";
+import { instrumented } from "~/server/observability";
 import { trpcResponse } from "~/server/trpc-response";
 
 export const dynamic = "force-dynamic";
@@ -8,4 +9,7 @@ async function handler(request: Request) {
   return withDatabase((db) => trpcResponse(db, request));
 }
 
-export { handler as GET, handler as POST };
+/** One route for every procedure: the procedure is in the path. */
+const measured = instrumented("/api/trpc", handler);
+
+export { measured as GET, measured as POST };
