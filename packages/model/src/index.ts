@@ -35,7 +35,7 @@ export const timeZoneSchema = z.string().trim().min(1).max(64).refine(isTimeZone
 
 export { intervalMs };
 
-const RUNNABLE_URL = /^(shell|bischeck|https?|postgres(ql)?):\/\//;
+const RUNNABLE_URL = /^(shell|bischeck|https?|postgres(ql)?|scrape\+https?):\/\//;
 /**
  * Kept and never run: Bischeck's other service URLs (so an imported configuration loses nothing),
  * and prometheus://remote-write, the services whose series Prometheus remote-writes.
@@ -43,7 +43,8 @@ const RUNNABLE_URL = /^(shell|bischeck|https?|postgres(ql)?):\/\//;
 const KEPT_URL = /^(livestatus:\/\/|jdbc:|prometheus:\/\/)/;
 
 /**
- * Who runs the service: the agent (shell, http(s), postgres) or the worker (bischeck://cache).
+ * Who runs the service: the agent (shell, http(s), postgres, scrape+http(s) of a Prometheus metrics
+ * page) or the worker (bischeck://cache).
  * `livestatus://` and `jdbc:` URLs (other than PostgreSQL, which the import maps to postgres://)
  * are accepted and kept, but such a service is disabled: nothing runs it (see isRunnableUrl); so is
  * a `prometheus://` service, whose points Prometheus writes.
@@ -54,7 +55,7 @@ export const connectionUrlSchema = z
   .max(2048)
   .regex(
     new RegExp(`${RUNNABLE_URL.source}|${KEPT_URL.source}`),
-    "url must start with shell://, bischeck://, http(s)://, postgres:// or prometheus:// (livestatus:// and jdbc: are kept, disabled)",
+    "url must start with shell://, bischeck://, http(s)://, postgres://, scrape+http(s):// or prometheus:// (livestatus:// and jdbc: are kept, disabled)",
   );
 
 /** Whether Tidemark runs a service with this URL; a kept Bischeck URL (livestatus://, jdbc:) is not run. */

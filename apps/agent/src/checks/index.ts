@@ -3,6 +3,7 @@ import type { CheckIdentity } from "./check-identity.ts";
 import type { CommandPolicy } from "./command-policy.ts";
 import { runHttpCheck } from "./http.ts";
 import { runPostgresCheck } from "./postgres.ts";
+import { runScrapeCheck } from "./scrape.ts";
 import { shellRunner } from "./shell.ts";
 import { ShellWorkerPool } from "./shell-workers.ts";
 import type { CheckRunner } from "./types.ts";
@@ -25,10 +26,11 @@ export function createCheckRunners(options: CheckRunnerOptions): CheckRunners {
   const runShellCheck = shellRunner(workers, options.commands);
   return {
     runnerFor(check) {
-      const scheme = /^([a-z]+):\/\//.exec(check.url)?.[1];
+      const scheme = /^([a-z+]+):\/\//.exec(check.url)?.[1];
       if (scheme === "shell") return runShellCheck;
       if (scheme === "http" || scheme === "https") return runHttpCheck;
       if (scheme === "postgres" || scheme === "postgresql") return runPostgresCheck;
+      if (scheme === "scrape+http" || scheme === "scrape+https") return runScrapeCheck;
       return null;
     },
     close: () => workers.close(),
