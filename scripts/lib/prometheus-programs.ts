@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "./ports.ts";
@@ -117,53 +115,4 @@ export async function startAlertmanager(config: string): Promise<Program> {
     "/-/ready",
   );
   return program;
-}
-
-/**
- * Web-route handlers (Request → Response) served on loopback, as Next serves them. It can be
- * stopped and started again on the same port, like a restarting Tidemark.
- */
-export class RouteServer {
-  port = 0;
-  private server: http.Server | null = null;
-
-  constructor(private readonly route: (request: Request) => Promise<Response>) {}
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    let response: Response;
-    try {
-      response = await this.route(
-        new Request(`${this.url}${req.url}`, {
-          method: req.method,
-          headers: req.headers as Record<string, string>,
-          body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
-        }),
-      );
-    } catch (error) {
-      response = Response.json({ error: String(error) }, { status: 500 });
-    }
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  }
 }

@@ -1,14 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createCaller } from "@tidemark/api";
 import { authenticateAgent, bearerToken, type Database, findSession, ingestBatch } from "@tidemark/db";
 import { ingestBatchSchema } from "@tidemark/protocol";
 import { createTestOrg } from "../../../packages/db/test/helpers.ts";
+import { RouteServer } from "../../../scripts/lib/route-server.ts";
 import { agentConfigResponse, agentStatusResponse } from "../../web/src/app/api/agent/handlers.ts";
 import { AGENT_NODE_OPTIONS } from "../src/node-options.ts";
+
+export { waitFor } from "../../../scripts/lib/route-server.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -17,63 +18,24 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..
  * routes to (with a short hold), and ingest as the web route does it (token → schema → ingestBatch).
  * It can be stopped and started again on the same port, like a restarting server.
  */
-export class LoopbackServer {
-  port = 0;
-  private server: http.Server | null = null;
-
-  constructor(private readonly db: Database) {}
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const controller = new AbortController();
-    res.on("close", () => controller.abort());
-    const request = new Request(`${this.url}${req.url}`, {
-      method: req.method,
-      headers: req.headers as Record<string, string>,
-      body: req.method === "GET" ? undefined : Buffer.concat(chunks),
-      signal: controller.signal,
-    });
-    let response: Response;
-    try {
+export class LoopbackServer extends RouteServer {
+  constructor(db: Database) {
+    super((request) => {
       const pathname = new URL(request.url).pathname;
-      if (pathname === "/api/agent/config") response = await agentConfigResponse(this.db, request, { holdMs: 1500, checkEveryMs: 100 });
-      else if (pathname === "/api/agent/status") response = await agentStatusResponse(this.db, request);
-      else if (pathname === "/api/ingest") response = await this.ingest(request);
-      else response = new Response("not found", { status: 404 });
-    } catch (error) {
-      response = Response.json({ error: String(error) }, { status: 500 });
-    }
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
+      if (pathname === "/api/agent/config") return agentConfigResponse(db, request, { holdMs: 1500, checkEveryMs: 100 });
+      if (pathname === "/api/agent/status") return agentStatusResponse(db, request);
+      if (pathname === "/api/ingest") return ingest(db, request);
+      return Promise.resolve(new Response("not found", { status: 404 }));
+    });
   }
+}
 
-  private async ingest(request: Request): Promise<Response> {
-    const agent = await authenticateAgent(this.db, bearerToken(request.headers.get("authorization")));
-    if (!agent) return Response.json({ error: "unauthorized" }, { status: 401 });
-    const parsed = ingestBatchSchema.safeParse(await request.json());
-    if (!parsed.success) return Response.json({ error: "bad batch" }, { status: 400 });
-    return Response.json(await ingestBatch(this.db, { organizationId: agent.organizationId, agentId: agent.agentId, batch: parsed.data }));
-  }
+async function ingest(db: Database, request: Request): Promise<Response> {
+  const agent = await authenticateAgent(db, bearerToken(request.headers.get("authorization")));
+  if (!agent) return Response.json({ error: "unauthorized" }, { status: 401 });
+  const parsed = ingestBatchSchema.safeParse(await request.json());
+  if (!parsed.success) return Response.json({ error: "bad batch" }, { status: 400 });
+  return Response.json(await ingestBatch(db, { organizationId: agent.organizationId, agentId: agent.agentId, batch: parsed.data }));
 }
 
 /** A real agent process (tsx apps/agent/src/main.ts), with its /health port read from its log. */
@@ -146,19 +108,4 @@ export async function signedInCaller(db: Database, role: "editor" | "admin" = "a
   });
   const session = await findSession(db, tokenHash);
   return { organization, user, caller: createCaller({ db, session, sameOrigin: true }) };
-}
-
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { constantPolicy, createOrgWithItems, deleteWebhooksOf, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { freePort } from "../../../scripts/lib/ports.ts";
 import { type Program, startAlertmanager } from "../../../scripts/lib/prometheus-programs.ts";
+import { waitFor } from "../../../scripts/lib/route-server.ts";
 import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue } from "../src/evaluator.ts";
 import { type NotifierLog, startNotifier } from "../src/notifier.ts";
@@ -50,16 +51,6 @@ async function setUp() {
     (await db.pool.query<{ id: string }>(`SELECT id FROM alerts WHERE organization_id = $1 ORDER BY opened_at DESC LIMIT 1`, [org])).rows[0]
       ?.id;
   return { org, send, alertId };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** An HTTP endpoint on loopback recording the JSON it is posted. */
@@ -114,7 +105,7 @@ receivers:
       const id = await alertId();
       const listed = async () =>
         ((await (await fetch(`${alertmanager.url}/api/v2/alerts`)).json()) as AmAlert[]).find((a) => a.labels.series === KEY);
-      const first = await until("the alert in Alertmanager's API", listed);
+      const first = await waitFor("the alert in Alertmanager's API", listed);
       const { rows } = await db.pool.query(`SELECT slug FROM organizations WHERE id = $1`, [org]);
       const { rows: items } = await db.pool.query(`SELECT id FROM service_items WHERE organization_id = $1`, [org]);
       expect(first.labels).toEqual({
@@ -130,14 +121,14 @@ receivers:
       expect(first.generatorURL).toBe(`http://localhost:3000/alerts?alert=${id}`);
       expect(first.status.state).toBe("active");
       // Resent while firing: Alertmanager sees it updated again.
-      await until("a resend", async () => (await listed())?.updatedAt !== first.updatedAt);
-      await until("Alertmanager's firing notification", async () =>
+      await waitFor("a resend", async () => (await listed())?.updatedAt !== first.updatedAt);
+      await waitFor("Alertmanager's firing notification", async () =>
         amWebhook.received.some((b) => (b as { status: string }).status === "firing"),
       );
 
       await send(50);
-      await until("the alert gone from Alertmanager's active alerts", async () => !(await listed()));
-      const resolved = await until("Alertmanager's resolved notification", async () =>
+      await waitFor("the alert gone from Alertmanager's active alerts", async () => !(await listed()));
+      const resolved = await waitFor("Alertmanager's resolved notification", async () =>
         amWebhook.received.find((b) => (b as { status: string }).status === "resolved"),
       );
       expect(resolved).toMatchObject({ status: "resolved", commonLabels: { series: KEY, host: "h" } });
@@ -176,14 +167,14 @@ describe("an email receiver", () => {
     const stop = startNotifier(db, { log: quiet, pollIntervalMs: 100 });
     try {
       await send(500);
-      await until("the firing email", async () => mails.length === 1);
+      await waitFor("the firing email", async () => mails.length === 1);
       expect(mails[0]!.to).toBe("ops@example.test");
       expect(mails[0]!.text).toMatch(/^Subject: \[CRITICAL\] h-s-latency$/m);
       expect(mails[0]!.text).toMatch(/value 500, threshold 100/);
       const { rows } = await db.pool.query(`SELECT user_id FROM memberships WHERE organization_id = $1`, [org]);
       await acknowledgeAlert(db, org, (await alertId())!, rows[0].user_id, "on it");
       await send(50);
-      await until("the resolution email", async () => mails.length === 2);
+      await waitFor("the resolution email", async () => mails.length === 2);
       expect(mails[1]!.text).toMatch(/^Subject: \[RESOLVED\] h-s-latency$/m);
     } finally {
       await stop();
@@ -210,7 +201,7 @@ describe("a Slack-compatible receiver with matchers and a repeat interval", () =
     try {
       await send(120); // WARNING: not for this receiver
       await send(500); // CRITICAL
-      await until("the CRITICAL message and a repeat", async () => slack.received.length >= 2);
+      await waitFor("the CRITICAL message and a repeat", async () => slack.received.length >= 2);
       expect(slack.received[0]).toEqual({ text: expect.stringMatching(/^\*\[CRITICAL\] h-s-latency\*\n/) });
       const { rows } = await db.pool.query(`SELECT user_id FROM memberships WHERE organization_id = $1`, [org]);
       await acknowledgeAlert(db, org, (await alertId())!, rows[0].user_id, "on it");
@@ -220,7 +211,7 @@ describe("a Slack-compatible receiver with matchers and a repeat interval", () =
       await new Promise((r) => setTimeout(r, 1500));
       expect(slack.received.length).toBe(afterAck);
       await send(50);
-      await until("the resolution", async () => slack.received.some((b) => /RESOLVED/.test((b as { text: string }).text)));
+      await waitFor("the resolution", async () => slack.received.some((b) => /RESOLVED/.test((b as { text: string }).text)));
       expect(everything.received).toEqual([]);
     } finally {
       await stop();

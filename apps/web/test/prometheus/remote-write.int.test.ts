@@ -3,11 +3,12 @@ import { encodeWriteRequest } from "@tidemark/prometheus";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, testDatabase } from "../../../../packages/db/test/helpers.ts";
+import { type Program, startNodeExporter, startPrometheus } from "../../../../scripts/lib/prometheus-programs.ts";
+import { RouteServer, waitFor } from "../../../../scripts/lib/route-server.ts";
 import { drainQueue, Evaluator } from "../../../worker/src/evaluator.ts";
 import { OrganizationCache } from "../../../worker/src/organization-cache.ts";
 import { SeriesWindow } from "../../../worker/src/series-window.ts";
 import { promWriteResponse } from "../../src/app/api/prom/write/handler.ts";
-import { type Program, RouteServer, startNodeExporter, startPrometheus } from "../../../../scripts/lib/prometheus-programs.ts";
 
 let db: Database;
 let server: RouteServer;
@@ -24,16 +25,6 @@ afterAll(async () => {
   await server.stop();
   await db.close();
 });
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 45_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function newWriter() {
   const { organization } = await createTestOrg(db);
