@@ -84,35 +84,25 @@ export async function startNodeExporter(): Promise<Program> {
   return program;
 }
 
-export async function startPrometheus(config: string): Promise<Program> {
-  const program = new Program("prometheus", await freePort());
-  const file = program.file("prometheus.yml", config);
-  await program.start(
-    PROMETHEUS_BIN,
-    [
-      `--config.file=${file}`,
-      `--storage.tsdb.path=${path.join(program.dir, "data")}`,
-      `--web.listen-address=127.0.0.1:${program.port}`,
-      "--storage.tsdb.retention.time=1h",
-    ],
-    "/-/ready",
-  );
+/** Prometheus and Alertmanager alike: a config file, a data folder of their own, a loopback port, ready at /-/ready. */
+async function startConfigured(name: string, bin: string, config: string, flags: (dir: string) => string[]): Promise<Program> {
+  const program = new Program(name, await freePort());
+  const file = program.file(`${name}.yml`, config);
+  await program.start(bin, [`--config.file=${file}`, `--web.listen-address=127.0.0.1:${program.port}`, ...flags(program.dir)], "/-/ready");
   return program;
 }
 
-export async function startAlertmanager(config: string): Promise<Program> {
-  const program = new Program("alertmanager", await freePort());
-  const file = program.file("alertmanager.yml", config);
-  await program.start(
-    ALERTMANAGER_BIN,
-    [
-      `--config.file=${file}`,
-      `--storage.path=${path.join(program.dir, "data")}`,
-      `--web.listen-address=127.0.0.1:${program.port}`,
-      // No gossip: a single instance, and no port of the cluster's to collide on.
-      "--cluster.listen-address=",
-    ],
-    "/-/ready",
-  );
-  return program;
+export function startPrometheus(config: string): Promise<Program> {
+  return startConfigured("prometheus", PROMETHEUS_BIN, config, (dir) => [
+    `--storage.tsdb.path=${path.join(dir, "data")}`,
+    "--storage.tsdb.retention.time=1h",
+  ]);
+}
+
+export function startAlertmanager(config: string): Promise<Program> {
+  // No gossip: a single instance, and no port of the cluster's to collide on.
+  return startConfigured("alertmanager", ALERTMANAGER_BIN, config, (dir) => [
+    `--storage.path=${path.join(dir, "data")}`,
+    "--cluster.listen-address=",
+  ]);
 }
