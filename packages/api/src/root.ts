@@ -12,6 +12,7 @@ import { membersRouter } from "./routers/members.ts";
 import { invitationsRouter } from "./routers/invitations.ts";
 import { tokensRouter } from "./routers/tokens.ts";
 import { auditRouter } from "./routers/audit.ts";
+import { prometheusRouter } from "./routers/prometheus.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
 
 export const appRouter = createTRPCRouter({
@@ -29,6 +30,7 @@ export const appRouter = createTRPCRouter({
   invitations: invitationsRouter,
   tokens: tokensRouter,
   audit: auditRouter,
+  prometheus: prometheusRouter,
 });
 
 export type AppRouter = typeof appRouter;

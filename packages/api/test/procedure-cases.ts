@@ -73,6 +73,7 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "thresholds.deployment": { inputs: (v) => [{ id: v.itemId }] },
   "thresholds.save": { inputs: (v) => [{ itemId: v.itemId, policy: constantPolicy(70), revision: null }] },
   "thresholds.suggest": { inputs: (v) => [{ itemId: v.itemId, policy: v.policy, periodIndex: 0 }] },
+  "thresholds.prometheusRules": { inputs: (v) => [{ itemId: v.itemId, selector: "m" }] },
 
   "preview.run": { inputs: (v) => [{ itemId: v.itemId, ...window(), draft: null }] },
 
@@ -123,6 +124,9 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "invitations.lookup": { inputs: () => [{ token: "tm_invite_not-a-real-invitation" }], namesVictim: true },
   // The victim's real link, used by someone it was not sent to.
   "invitations.accept": { inputs: (v) => [{ token: v.invitationToken }], namesVictim: true },
+
+  "prometheus.settings": { inputs: none },
+  "prometheus.setCreatesSeries": { inputs: () => [{ on: true }] },
 
   "tokens.list": { inputs: none },
   "tokens.create": { inputs: (_v, o) => [{ name: fresh("token", o), role: "viewer" }] },

@@ -61,6 +61,7 @@ const REQUIRED_ROLE: Record<string, Role | "member"> = {
   "invitations.create": "admin",
   "invitations.revoke": "admin",
   "invitations.accept": "member",
+  "prometheus.setCreatesSeries": "admin",
   "tokens.create": "admin",
   "tokens.revoke": "admin",
 };

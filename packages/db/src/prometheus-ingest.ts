@@ -94,3 +94,13 @@ export async function storeRemoteWrite(db: Database, input: RemoteWriteInput): P
   });
   return { ...stored, created };
 }
+
+/** Turns create-on-first-sight on or off; the value before, or null when the organisation does not exist. */
+export async function setPrometheusCreatesSeries(db: Database, organizationId: string, on: boolean): Promise<boolean | null> {
+  const { rows } = await db.pool.query<{ before: boolean }>(
+    `UPDATE organizations o SET prometheus_creates_series = $2 FROM organizations b
+     WHERE o.id = $1 AND b.id = o.id RETURNING b.prometheus_creates_series AS before`,
+    [organizationId, on],
+  );
+  return rows[0]?.before ?? null;
+}

@@ -1,4 +1,4 @@
-import { createAgent, createPolicy, type Database } from "@tidemark/db";
+import { createAgent, createPolicy, type Database, setPrometheusCreatesSeries } from "@tidemark/db";
 import { encodeWriteRequest } from "@tidemark/prometheus";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -98,7 +98,7 @@ describe("POST /api/prom/write", () => {
 
   it("takes the host and service labels from the query, and only stores configured series when creating is off", async () => {
     const { organizationId, token } = await newWriter();
-    await db.pool.query(`UPDATE organizations SET prometheus_creates_series = false WHERE id = $1`, [organizationId]);
+    expect(await setPrometheusCreatesSeries(db, organizationId, false)).toBe(true);
     const body = encodeWriteRequest([
       { labels: { __name__: "queue_depth", cluster: "eu", app: "billing" }, samples: [{ ts: T0, value: 7 }] },
     ]);
