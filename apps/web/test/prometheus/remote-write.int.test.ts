@@ -1,4 +1,4 @@
-import { createAgent, createPolicy, type Database, setPrometheusCreatesSeries } from "@tidemark/db";
+import { createAgent, createPolicy, type Database, deploySnapshot, readDeploymentSource, setPrometheusCreatesSeries } from "@tidemark/db";
 import { encodeWriteRequest } from "@tidemark/prometheus";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -178,6 +178,15 @@ remote_write:
     };
     const policyId = await db.prisma.$transaction((tx) => createPolicy(tx, organizationId, policy));
     await db.prisma.serviceItem.updateMany({ where: { organizationId, seriesKey: key }, data: { policyId } });
+    // Thresholds are evaluated as deployed: deploy the tuned item, as the dashboard's Deploy does.
+    const snapshot = await readDeploymentSource(db, organizationId);
+    await deploySnapshot(db, {
+      organizationId,
+      createdBy: null,
+      snapshot,
+      message: "threshold for remote-written memory",
+      rollbackOf: null,
+    });
     const evaluator = new Evaluator(db, new OrganizationCache(db, 0), new SeriesWindow());
     const hard = await waitFor("a hard CRITICAL state on the remote-written series", async () => {
       await drainQueue(evaluator);
