@@ -1,6 +1,6 @@
 import { repeatDue, silenceCovers, silenceMatchersSchema } from "@tidemark/alerts";
-import type { Database } from "./database.ts";
 import { receiverPolicy } from "./alerts.ts";
+import type { Database } from "./database.ts";
 
 /** One key for the advisory lock, so that of several notifiers only one queues repeats at a time. */
 const REPEAT_LOCK = 1_800_018;
@@ -26,6 +26,12 @@ interface Candidate {
  * were queued.
  */
 export async function queueRepeats(db: Database, now: Date): Promise<number> {
+  // Most installations have no repeating receiver: one cheap look, and no transaction (which on the
+  // embedded server would hold up every other connection) every few seconds for nothing.
+  const { rows: any } = await db.pool.query<{ some: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM webhooks WHERE enabled AND (kind = 'alertmanager' OR repeat_interval_seconds IS NOT NULL)) AS some`,
+  );
+  if (!any[0]?.some) return 0;
   const client = await db.pool.connect();
   try {
     await client.query("BEGIN");
