@@ -1,7 +1,7 @@
 import type { AgentCheck } from "@tidemark/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Program, startNodeExporter } from "../../../scripts/lib/prometheus-programs.ts";
-import { createCheckRunners } from "../src/checks/index.ts";
+import { runScrapeCheck } from "../src/checks/scrape.ts";
 
 let nodeExporter: Program;
 beforeAll(async () => {
@@ -23,8 +23,7 @@ function check(url: string, execs: string[]): AgentCheck {
 
 describe("scrape+http:// checks against Debian's node_exporter", () => {
   it("turn the chosen samples into item results", async () => {
-    const runners = createCheckRunners();
-    try {
+    {
       const c = check(`scrape+${nodeExporter.url}/metrics`, [
         "node_memory_MemTotal_bytes",
         "node_load1",
@@ -32,9 +31,7 @@ describe("scrape+http:// checks against Debian's node_exporter", () => {
         "node_no_such_metric",
         "not a selector",
       ]);
-      const runner = runners.runnerFor(c);
-      expect(runner).not.toBeNull();
-      const results = await runner!(c, AbortSignal.timeout(5000));
+      const results = await runScrapeCheck(c, AbortSignal.timeout(5000));
       const [mem, load, success, missing, bad] = results;
       expect(mem).toMatchObject({ key: "h-node-i0", status: 0 });
       expect(mem!.value).toBeGreaterThan(1_000_000);
@@ -42,19 +39,12 @@ describe("scrape+http:// checks against Debian's node_exporter", () => {
       expect(success).toMatchObject({ status: 0, value: 1 });
       expect(missing).toMatchObject({ status: 3, value: null, output: "no sample matches node_no_such_metric" });
       expect(bad).toMatchObject({ status: 3, value: null, output: expect.stringMatching(/^bad selector/) });
-    } finally {
-      runners.close();
     }
   });
 
   it("report a target that is down or not a metrics page as CRITICAL", async () => {
-    const runners = createCheckRunners();
-    try {
-      const page = check(`scrape+${nodeExporter.url}/`, ["node_load1"]);
-      const [result] = await runners.runnerFor(page)!(page, AbortSignal.timeout(5000));
-      expect(result).toMatchObject({ status: 2, value: null, output: expect.stringMatching(/^not a metrics page/) });
-    } finally {
-      runners.close();
-    }
+    const page = check(`scrape+${nodeExporter.url}/`, ["node_load1"]);
+    const [result] = await runScrapeCheck(page, AbortSignal.timeout(5000));
+    expect(result).toMatchObject({ status: 2, value: null, output: expect.stringMatching(/^not a metrics page/) });
   });
 });

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { acknowledgeAlert, createWebhook, type Database, ingestBatch } from "@tidemark/db";
+import { destinationPolicy } from "@tidemark/outbound";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { constantPolicy, createOrgWithItems, deleteWebhooksOf, testDatabase } from "../../../packages/db/test/helpers.ts";
@@ -30,6 +31,8 @@ afterAll(async () => {
 });
 
 const quiet: NotifierLog = { info() {}, warn() {}, error() {} };
+/** The receivers here all listen on loopback, which an installation refuses by default. */
+const LOOPBACK_ALLOWED = destinationPolicy("127.0.0.0/8");
 const KEY = "h-s-latency";
 
 /** An organisation with item h/s/latency (T = 100, "<", hard at once) and a way to send it values. */
@@ -99,7 +102,7 @@ receivers:
 `);
     const { org, send, alertId } = await setUp();
     await createWebhook(db, org, { name: "am", url: alertmanager.url, enabled: true, kind: "alertmanager", repeatIntervalSeconds: 1 });
-    const stop = startNotifier(db, { log: quiet, pollIntervalMs: 100, repeatCheckMs: 200 });
+    const stop = startNotifier(db, { log: quiet, destinations: LOOPBACK_ALLOWED, pollIntervalMs: 100, repeatCheckMs: 200 });
     try {
       await send(500);
       const id = await alertId();
@@ -164,7 +167,7 @@ describe("an email receiver", () => {
       emailTo: "ops@example.test",
       emailFrom: "tidemark@example.test",
     });
-    const stop = startNotifier(db, { log: quiet, pollIntervalMs: 100 });
+    const stop = startNotifier(db, { log: quiet, destinations: LOOPBACK_ALLOWED, pollIntervalMs: 100 });
     try {
       await send(500);
       await waitFor("the firing email", async () => mails.length === 1);
@@ -197,7 +200,7 @@ describe("a Slack-compatible receiver with matchers and a repeat interval", () =
       repeatIntervalSeconds: 1,
     });
     await createWebhook(db, org, { name: "other-hosts", url: everything.url, enabled: true, kind: "slack", matchers: { host: "db*" } });
-    const stop = startNotifier(db, { log: quiet, pollIntervalMs: 100, repeatCheckMs: 200 });
+    const stop = startNotifier(db, { log: quiet, destinations: LOOPBACK_ALLOWED, pollIntervalMs: 100, repeatCheckMs: 200 });
     try {
       await send(120); // WARNING: not for this receiver
       await send(500); // CRITICAL
