@@ -35,9 +35,9 @@ const quiet: NotifierLog = { info() {}, warn() {}, error() {} };
 const LOOPBACK_ALLOWED = destinationPolicy("127.0.0.0/8");
 const KEY = "h-s-latency";
 
-/** An organisation with item h/s/latency (T = 100, "<", hard at once) and a way to send it values. */
+/** An organisation with item h/s/latency (T = 100, "<", maxSoft 0: hard at once) and a way to send it values. */
 async function setUp() {
-  const org = await createOrgWithItems(db, [{ name: "latency", policy: constantPolicy(100, 1) }]);
+  const org = await createOrgWithItems(db, [{ name: "latency", policy: constantPolicy(100, 0) }]);
   organizations.push(org);
   const evaluator = alertingEvaluator(db, new OrganizationCache(db, 0), new SeriesWindow());
   let minute = 0;

@@ -52,9 +52,9 @@ describe("thresholds.prometheusRules", () => {
     await db.prisma.serviceItem.update({ where: { id: load!.id }, data: { seriesKey: "db1:9100-node-node_load1" } });
     const exported = await caller.thresholds.prometheusRules({ itemId: load!.id, intervalSeconds: 15 });
     expect(exported.selector).toBe('node_load1{instance="db1:9100",job="node"}');
-    expect(exported.yaml).toContain("for: 30s");
+    expect(exported.yaml).toContain("for: 45s");
     const file = path.join(dir, "rules.yml");
     writeFileSync(file, exported.yaml);
-    expect(execFileSync("/usr/bin/promtool", ["check", "rules", file], { encoding: "utf8" })).toMatch(/SUCCESS: 5 rules found/);
+    expect(execFileSync("/usr/bin/promtool", ["check", "rules", file], { encoding: "utf8" })).toMatch(/SUCCESS: 6 rules found/);
   });
 });

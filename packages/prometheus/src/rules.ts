@@ -23,6 +23,9 @@ export interface RuleExportInput {
 /** What a policy uses that Prometheus rules cannot say: the message names the part. */
 export class RuleExportError extends Error {}
 
+/** Fires when Tidemark's state is hard (either severity); the severity alerts are filtered by it. */
+export const PROBLEM_ALERT = "TidemarkThresholdProblem";
+
 export const RECORDED = {
   threshold: "tidemark:threshold",
   warning: "tidemark:threshold_warning",
@@ -226,26 +229,28 @@ export function ruleGroup(input: RuleExportInput) {
     if (expr !== null) rules.push({ record: RECORDED[line], expr, labels });
   }
   const when = conditions(calc, input.selector, key);
-  // Prometheus fires when the condition has held for `for:` since its first true evaluation: the
-  // maxSoft-th bad sample comes (maxSoft − 1) intervals after the first, when Tidemark's state turns hard.
-  const holdFor = duration(Math.max(0, policy.maxSoft - 1) * input.intervalSeconds);
+  // Tidemark's problem turns hard on the (maxSoft + 1)-th non-OK result in a row, WARNING and
+  // CRITICAL alike, and then follows the latest result's severity until an OK. Prometheus fires
+  // once a condition has held for `for:` since its first true evaluation: the problem (either band)
+  // held for maxSoft intervals; the severity alerts follow it without waiting.
+  const holdFor = duration(Math.max(0, policy.maxSoft) * input.intervalSeconds);
   const alertLabels = { ...input.labels, series: key };
   const annotations = (severity: string) => ({
     summary: `${key} is ${severity}`,
     description: `value {{ $value }} against Tidemark's threshold for ${key}`,
   });
+  const hard = `on() group_left() ALERTS{alertname="${PROBLEM_ALERT}",alertstate="firing",series=${JSON.stringify(key)}}`;
   rules.push(
+    { alert: PROBLEM_ALERT, expr: `(${when.critical}) or (${when.warning})`, for: holdFor, labels: { ...alertLabels, severity: "none" } },
     {
       alert: "TidemarkThresholdCritical",
-      expr: when.critical,
-      for: holdFor,
+      expr: `(${when.critical}) and ${hard.replace("group_left() ", "")}`,
       labels: { ...alertLabels, severity: "critical" },
       annotations: annotations("CRITICAL"),
     },
     {
       alert: "TidemarkThresholdWarning",
-      expr: when.warning,
-      for: holdFor,
+      expr: `(${when.warning}) and ${hard.replace("group_left() ", "")}`,
       labels: { ...alertLabels, severity: "warning" },
       annotations: annotations("WARNING"),
     },

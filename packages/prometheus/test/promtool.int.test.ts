@@ -70,7 +70,7 @@ function tidemark(p: ThresholdPolicy, values: readonly number[]) {
   return values.map((value, i) => {
     const result = evaluateThreshold(p, { at: i * STEP_MS, value });
     track = nextHardState(track, result.state, p.maxSoft);
-    const firing: State | null = track.state !== "OK" && track.count >= p.maxSoft ? track.state : null;
+    const firing: State | null = track.hardState !== "OK" ? track.hardState : null;
     return { firing, threshold: result.threshold, warning: result.warning, critical: result.critical };
   });
 }

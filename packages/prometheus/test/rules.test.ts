@@ -27,7 +27,7 @@ const policy = (over: Partial<ThresholdPolicy> = {}): ThresholdPolicy => ({
 const input = (p: ThresholdPolicy) => ({ key: "h-s-i", selector: 'm{instance="h"}', policy: p, intervalSeconds: 30 });
 
 describe("ruleGroup", () => {
-  it("records the line and its boundaries, and alerts with for: (maxSoft − 1) intervals", () => {
+  it("records the line and its boundaries, and alerts once the problem held for maxSoft intervals", () => {
     const group = ruleGroup(input(policy()));
     expect(group.name).toBe("tidemark:h-s-i");
     expect(group.interval).toBe("30s");
@@ -35,13 +35,16 @@ describe("ruleGroup", () => {
       "tidemark:threshold",
       "tidemark:threshold_warning",
       "tidemark:threshold_critical",
+      "TidemarkThresholdProblem",
       "TidemarkThresholdCritical",
       "TidemarkThresholdWarning",
     ]);
     expect(group.rules[0]?.expr).toContain("vector(100) and on() hour() == 0");
     expect(group.rules[1]?.expr).toContain("((vector(100) * 90) / 100)");
-    expect(group.rules[3]).toMatchObject({ for: "1m", labels: { series: "h-s-i", severity: "critical" } });
-    expect(ruleGroup(input(policy({ maxSoft: 1 }))).rules[3]).toMatchObject({ for: "0m" });
+    expect(group.rules[3]).toMatchObject({ alert: "TidemarkThresholdProblem", for: "90s" });
+    expect(group.rules[4]).toMatchObject({ labels: { series: "h-s-i", severity: "critical" } });
+    expect(group.rules[4]?.expr).toContain('ALERTS{alertname="TidemarkThresholdProblem",alertstate="firing",series="h-s-i"}');
+    expect(ruleGroup(input(policy({ maxSoft: 0 }))).rules[3]).toMatchObject({ for: "0m" });
   });
 
   it("records the lower band edges for '='", () => {
@@ -54,6 +57,7 @@ describe("ruleGroup", () => {
 
   it("leaves out a policy without any threshold's lines, but keeps the alerts (which then never fire)", () => {
     expect(ruleGroup(input(policy({ periods: [period({ hours: constant(null) })] }))).rules.map((r) => r.record ?? r.alert)).toEqual([
+      "TidemarkThresholdProblem",
       "TidemarkThresholdCritical",
       "TidemarkThresholdWarning",
     ]);
