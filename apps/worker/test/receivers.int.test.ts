@@ -12,7 +12,7 @@ import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue } from "../src/evaluator.ts";
 import { type NotifierLog, startNotifier } from "../src/notifier.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
-import { SeriesWindow } from "../src/series-window.ts";
+import { OrganizationWindows } from "../src/series-window.ts";
 
 /**
  * Receivers beyond the plain webhook, against real programs: Debian's Alertmanager, an SMTP server
@@ -39,7 +39,7 @@ const KEY = "h-s-latency";
 async function setUp() {
   const org = await createOrgWithItems(db, [{ name: "latency", policy: constantPolicy(100, 0) }]);
   organizations.push(org);
-  const evaluator = alertingEvaluator(db, new OrganizationCache(db, 0), new SeriesWindow());
+  const evaluator = alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows());
   let minute = 0;
   const start = Date.now() - 60 * 60_000;
   const send = async (value: number) => {

@@ -7,7 +7,7 @@ import { type Program, startNodeExporter, startPrometheus } from "../../../../sc
 import { RouteServer, waitFor } from "../../../../scripts/lib/route-server.ts";
 import { drainQueue, Evaluator } from "../../../worker/src/evaluator.ts";
 import { OrganizationCache } from "../../../worker/src/organization-cache.ts";
-import { SeriesWindow } from "../../../worker/src/series-window.ts";
+import { OrganizationWindows } from "../../../worker/src/series-window.ts";
 import { promWriteResponse } from "../../src/app/api/prom/write/handler.ts";
 
 let db: Database;
@@ -187,7 +187,7 @@ remote_write:
       message: "threshold for remote-written memory",
       rollbackOf: null,
     });
-    const evaluator = new Evaluator(db, new OrganizationCache(db, 0), new SeriesWindow());
+    const evaluator = new Evaluator(db, new OrganizationCache(db, 0), new OrganizationWindows());
     const hard = await waitFor("a hard CRITICAL state on the remote-written series", async () => {
       await drainQueue(evaluator);
       const { rows } = await db.pool.query(
