@@ -100,7 +100,10 @@ describe("several workers on one organisation", () => {
     expect(scaled).toEqual(expected);
   });
 
-  it("two workers evaluate two shards of one organisation at the same time", async () => {
+  it("two workers evaluate two shards of one organisation at the same time", async (context) => {
+    // The embedded server has one backend: a second transaction waits for the first to end, so
+    // two can never be open at once there, whatever the locks. Shown on PostgreSQL.
+    if (db.info.embedded) context.skip();
     // Each worker's batch waits, inside its transaction, until the other's is inside its own too:
     // with one lock per organisation the second could never get there.
     const org = await queuedOrganization();
