@@ -27,3 +27,12 @@ export async function openMenu(page: Page): Promise<void> {
 export function perProject<T>(desktop: T, phone: T): T {
   return test.info().project.name === "phone" ? phone : desktop;
 }
+
+/** Opens an item's threshold editor by finding it in the items list (`query` appended to its URL). */
+export async function openItem(page: Page, key: string, query = ""): Promise<void> {
+  await page.goto("/config/items");
+  await page.getByRole("searchbox", { name: "Search items" }).fill(key);
+  const href = await page.getByRole("link", { name: key, exact: true }).getAttribute("href");
+  await page.goto(`${href}${query}`);
+  await expect(page.getByRole("heading", { name: key })).toBeVisible();
+}

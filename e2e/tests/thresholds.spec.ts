@@ -1,13 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { perProject, signIn } from "./fixtures";
-
-async function openItem(page: Page, key: string, query = "") {
-  await page.goto("/config/items");
-  await page.getByRole("searchbox", { name: "Search items" }).fill(key);
-  const href = await page.getByRole("link", { name: key, exact: true }).getAttribute("href");
-  await page.goto(`${href}${query}`);
-  await expect(page.getByRole("heading", { name: key })).toBeVisible();
-}
+import { openItem, perProject, signIn } from "./fixtures";
 
 async function choosePreset(page: Page, label: string) {
   const preview = page.getByRole("region", { name: "Preview" });

@@ -1,13 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signIn } from "./fixtures";
-
-async function openItem(page: Page, key: string, query = "") {
-  await page.goto("/config/items");
-  await page.getByRole("searchbox", { name: "Search items" }).fill(key);
-  const href = await page.getByRole("link", { name: key, exact: true }).getAttribute("href");
-  await page.goto(`${href}${query}`);
-  await expect(page.getByRole("heading", { name: key })).toBeVisible();
-}
+import { openItem, signIn } from "./fixtures";
 
 const pickerButton = (page: Page) => page.getByRole("region", { name: "Preview" }).getByRole("button", { name: /^Time range:/ });
 
@@ -72,7 +64,10 @@ test("an absolute range is typed in 24-hour time and the presets are the same on
   await expect(pickerButton(page)).toHaveAccessibleName("Time range: 20 Nov 2026, 13:00 – 20 Nov 2026, 19:30 UTC");
 
   const presets = async () => {
-    await page.getByRole("button", { name: /^Time range:/ }).first().click();
+    await page
+      .getByRole("button", { name: /^Time range:/ })
+      .first()
+      .click();
     const names = await page.getByRole("dialog", { name: "Choose a time range" }).getByRole("listitem").allTextContents();
     await page.keyboard.press("Escape");
     return names;
