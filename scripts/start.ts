@@ -87,7 +87,8 @@ async function main() {
   if (demoAgents && demoAgents.length > 0)
     group.start("demo-agents", bin("tsx"), [path.join(REPO_ROOT, "apps", "agent", "src", "demo-fleet-main.ts")], {
       cwd: path.join(REPO_ROOT, "apps", "agent"),
-      env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}`, TIDEMARK_DEMO_AGENTS: JSON.stringify(demoAgents) },
+      // Agents of their own: like the local agent, they get none of the server's secrets.
+      env: localAgentEnvironment(env, { TIDEMARK_URL: `http://127.0.0.1:${port}`, TIDEMARK_DEMO_AGENTS: JSON.stringify(demoAgents) }),
     });
 
   async function shutdown(code: number) {
