@@ -74,7 +74,11 @@ export async function loadFreshnessAgents(db: Database): Promise<FreshnessAgent[
      WHERE a.revoked_at IS NULL AND EXISTS (SELECT 1 FROM services s WHERE s.agent_id = a.id)`,
   );
   const byOrganization = new Map<string, typeof rows>();
-  for (const r of rows) byOrganization.set(r.organization_id, [...(byOrganization.get(r.organization_id) ?? []), r]);
+  for (const r of rows) {
+    const agents = byOrganization.get(r.organization_id);
+    if (agents) agents.push(r);
+    else byOrganization.set(r.organization_id, [r]);
+  }
   const out: FreshnessAgent[] = [];
   for (const [organizationId, agents] of byOrganization) {
     const ids = await ensureSeries(
