@@ -7,6 +7,7 @@
  */
 import { isRunnableUrl } from "@tidemark/model";
 import type { BischeckFiles, BischeckImport } from "./import.ts";
+import { redactUrl } from "./redact-url.ts";
 
 export interface DirectoryFile {
   /** The file's name (a path is reduced to its last part). */
@@ -88,9 +89,4 @@ export function formatPreview(result: BischeckImport, preview: ImportPreview, no
   if (notes.length > 0) lines.push(`${notes.length} file(s) not read:`, ...notes.map((n) => `  ${n}`));
   if (result.warnings.length > 0) lines.push(`${result.warnings.length} warning(s):`, ...result.warnings.map((w) => `  ${w}`));
   return lines.join("\n");
-}
-
-/** A URL for display: passwords are not repeated. */
-export function redactUrl(url: string): string {
-  return url.replace(/(password=)[^&]*/gi, "$1***").replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@");
 }

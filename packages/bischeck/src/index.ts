@@ -39,10 +39,10 @@ export {
   formatPreview,
   type ImportPreview,
   importPreview,
-  redactUrl,
   type ServiceFate,
   type ServicePreview,
 } from "./directory.ts";
+export { redactUrl } from "./redact-url.ts";
 export {
   type BischeckFile,
   BischeckImportError,

@@ -4,7 +4,7 @@
  * next to `<template>`). Element names and structure follow Bischeck's bischeck.xsd.
  */
 import { type Configuration, connectionUrlSchema, type Host, nameSchema, type Service, scheduleSchema } from "@tidemark/model";
-import { redactUrl } from "./directory.ts";
+import { redactUrl } from "./redact-url.ts";
 import type { IssueCollector } from "./errors.ts";
 import {
   type Children,
