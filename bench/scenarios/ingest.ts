@@ -3,7 +3,6 @@ import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
 import { type Database, ensureSeries, insertPoints } from "@tidemark/db";
 import type { Configuration } from "@tidemark/model";
-import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { ensureWebBuild } from "../../scripts/lib/build.ts";
 import { bin, REPO_ROOT } from "../../scripts/lib/paths.ts";

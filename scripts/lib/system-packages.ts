@@ -103,7 +103,10 @@ export function ensureSystemPackages(packages: readonly SystemPackage[], log: (m
 export function removeSystemPackages(packages: readonly SystemPackage[], log: (m: string) => void): void {
   if (process.getuid?.() !== 0) throw new Error("npm test -- fresh removes Debian packages and must run as root");
   const installed = packages.filter((p) => existsSync(p.provides)).map((p) => p.name);
-  if (!installed.length) return log("fresh: none of the test command's Debian packages is installed");
+  if (!installed.length) {
+    log("fresh: none of the test command's Debian packages is installed");
+    return;
+  }
   log(`fresh: removing ${installed.join(", ")}`);
   execFileSync("apt-get", [...APT_LOCK_WAIT, "remove", "-y", "-qq", ...installed], { stdio: "inherit", env: aptEnv() });
   const left = packages.filter((p) => existsSync(p.provides));

@@ -52,7 +52,7 @@ async function setUp() {
 
 describe("freshness", () => {
   it("makes an item without data for three intervals stale, UNKNOWN, with an alert saying so, until data comes again", async () => {
-    const { send, tick, openAlerts, agentSeenAt } = await setUp();
+    const { send, tick, openAlerts } = await setUp();
     await send("h-s-load", T0, 50);
     await send("h-s-disk", T0, 1);
     await send("h-s-disk", T0 + 2 * MINUTE, 1);

@@ -156,7 +156,7 @@ export async function importConfiguration(
           })),
           select: { id: true },
         });
-        rows.forEach((r, i) => policyIds.set(part[i]!, r.id));
+        for (const [i, r] of rows.entries()) policyIds.set(part[i]!, r.id);
         await tx.thresholdPeriod.createMany({
           data: part.flatMap((entry, i) => entry.item.policy!.periods.map((p, position) => ({ policyId: rows[i]!.id, ...periodToRow(p, position) }))),
         });

@@ -15,6 +15,7 @@ export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
   function cycle() {
     const next = NEXT[choice];
     setChoice(next);
+    // biome-ignore lint/suspicious/noDocumentCookie: one fixed-format cookie; the Cookie Store API is missing from Safari before 18.4
     document.cookie = `${THEME_COOKIE}=${next}; path=/; max-age=31536000; samesite=lax`;
     if (next === "system") delete document.documentElement.dataset.theme;
     else document.documentElement.dataset.theme = next;
