@@ -1,7 +1,7 @@
+import { agentConfigResponse, agentStatusResponse } from "@tidemark/api/http";
 import { type Database, ensureAgentChecks } from "@tidemark/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabase } from "../../../packages/db/test/helpers.ts";
-import { agentConfigResponse, agentStatusResponse } from "../../web/src/app/api/agent/handlers.ts";
 import { signedInCaller } from "./harness.ts";
 
 let db: Database;

@@ -2,11 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createCaller } from "@tidemark/api";
+import { agentConfigResponse, agentStatusResponse } from "@tidemark/api/http";
 import { authenticateAgent, bearerToken, type Database, findSession, ingestBatch } from "@tidemark/db";
 import { ingestBatchSchema } from "@tidemark/protocol";
 import { createTestOrg } from "../../../packages/db/test/helpers.ts";
 import { RouteServer } from "../../../scripts/lib/route-server.ts";
-import { agentConfigResponse, agentStatusResponse } from "../../web/src/app/api/agent/handlers.ts";
 import { AGENT_NODE_OPTIONS } from "../src/node-options.ts";
 
 export { waitFor } from "../../../scripts/lib/route-server.ts";

@@ -39,6 +39,11 @@ const holder = globalThis as unknown as { tidemarkWebObservability?: ReturnType<
 holder.tidemarkWebObservability ??= create();
 export const observability = holder.tidemarkWebObservability;
 
+/** Counts the points an ingest route stored, by source: agent batches or Prometheus remote write. */
+export function countIngestedPoints(source: "agent" | "prometheus"): (points: number) => void {
+  return (points) => observability.ingestPoints.inc({ source }, points);
+}
+
 /**
  * A route handler measured: its latency by route (the route's pattern, never the raw path, so
  * that ids do not multiply the series), and an exception logged, counted and answered with a 500

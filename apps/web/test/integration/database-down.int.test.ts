@@ -1,10 +1,10 @@
+import { ingestResponse } from "@tidemark/api/http";
 import net from "node:net";
 import { connectDatabase, createPool, createPrisma, type Database, databaseInfo } from "@tidemark/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabase } from "../../../../packages/db/test/helpers.ts";
 import { withDatabase } from "../../src/server/database.ts";
 import { healthResponse } from "../../src/server/health-response.ts";
-import { ingestResponse } from "../../src/server/ingest-response.ts";
 import { trpcResponse } from "../../src/server/trpc-response.ts";
 
 /**

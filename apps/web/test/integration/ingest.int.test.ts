@@ -1,7 +1,7 @@
+import { ingestResponse } from "@tidemark/api/http";
 import { createAgent, type Database } from "@tidemark/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrgWithItems, testDatabase } from "../../../../packages/db/test/helpers.ts";
-import { ingestResponse } from "../../src/server/ingest-response.ts";
 
 /** `POST /api/ingest` as the route serves it, against real PostgreSQL. */
 
@@ -37,7 +37,7 @@ describe("ingest refuses what it must not store, with a reason", () => {
           { key: "h-s-i", ts: Date.UTC(2099, 0, 1), value: 2 },
         ]),
       ),
-      NOW,
+      { now: NOW },
     );
     expect(response.status).toBe(400);
     const body = await response.json();
@@ -53,7 +53,7 @@ describe("ingest refuses what it must not store, with a reason", () => {
   });
 
   it("accepts a point a little ahead (clock drift)", async () => {
-    const response = await ingestResponse(db, post(batch([{ key: "h-s-i", ts: NOW + 60_000, value: 1 }])), NOW);
+    const response = await ingestResponse(db, post(batch([{ key: "h-s-i", ts: NOW + 60_000, value: 1 }])), { now: NOW });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ accepted: 1 });
   });
@@ -64,7 +64,7 @@ describe("ingest refuses what it must not store, with a reason", () => {
     ["a lone surrogate in the output", `{"key":"h-s-i","ts":${NOW},"value":1,"output":"\\udc00 x"}`, "results.0.output", /surrogate/],
     ["a NUL in a field's name", `{"key":"h-s-i","ts":${NOW},"value":1,"x\\u0000":1}`, "results.0.x\u0000", /NUL/],
   ])("answers %s with 400 and where it is", async (_, result, path, reason) => {
-    const response = await ingestResponse(db, post(`{"batchId":"b-${crypto.randomUUID()}","results":[${result}]}`), NOW);
+    const response = await ingestResponse(db, post(`{"batchId":"b-${crypto.randomUUID()}","results":[${result}]}`), { now: NOW });
     expect(response.status).toBe(400);
     const body = await response.json();
     expect(body.issues[0].path).toBe(path);

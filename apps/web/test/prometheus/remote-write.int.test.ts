@@ -1,3 +1,4 @@
+import { promWriteResponse } from "@tidemark/api/http";
 import { createAgent, createPolicy, type Database, deploySnapshot, readDeploymentSource, setPrometheusCreatesSeries } from "@tidemark/db";
 import { encodeWriteRequest } from "@tidemark/prometheus";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
@@ -8,7 +9,6 @@ import { RouteServer, waitFor } from "../../../../scripts/lib/route-server.ts";
 import { drainQueue, Evaluator } from "../../../worker/src/evaluator.ts";
 import { OrganizationCache } from "../../../worker/src/organization-cache.ts";
 import { OrganizationWindows } from "../../../worker/src/series-window.ts";
-import { promWriteResponse } from "../../src/app/api/prom/write/handler.ts";
 
 let db: Database;
 let server: RouteServer;
@@ -219,9 +219,11 @@ describe("the web process's /metrics", () => {
   it("counts remote-written points and measures the route", async () => {
     const { observability } = await import("../../src/server/observability.ts");
     const { GET } = await import("../../src/app/metrics/route.ts");
-    const { instrumented } = await import("../../src/server/observability.ts");
+    const { countIngestedPoints, instrumented } = await import("../../src/server/observability.ts");
     const { token } = await newWriter();
-    const measured = instrumented("/api/prom/write", (request: Request) => promWriteResponse(db, request));
+    const measured = instrumented("/api/prom/write", (request: Request) =>
+      promWriteResponse(db, request, { pointsStored: countIngestedPoints("prometheus") }),
+    );
     const before = (await observability.ingestPoints.get()).values.find((v) => v.labels.source === "prometheus")?.value ?? 0;
     const body = encodeWriteRequest([
       {

@@ -1,8 +1,10 @@
+import { ingestResponse } from "@tidemark/api/http";
 import { withDatabase } from "~/server/database";
-import { ingestResponse } from "~/server/ingest-response";
-import { instrumented } from "~/server/observability";
+import { countIngestedPoints, instrumented } from "~/server/observability";
 
 export const dynamic = "force-dynamic";
 
-/** Agents ship check results here in batches; see ingest-response.ts. */
-export const POST = instrumented("/api/ingest", (request: Request) => withDatabase((db) => ingestResponse(db, request)));
+/** Agents ship check results here in batches; see @tidemark/api/http. */
+export const POST = instrumented("/api/ingest", (request: Request) =>
+  withDatabase((db) => ingestResponse(db, request, { pointsStored: countIngestedPoints("agent") })),
+);

@@ -1,8 +1,10 @@
+import { promWriteResponse } from "@tidemark/api/http";
 import { withDatabase } from "~/server/database";
-import { instrumented } from "~/server/observability";
-import { promWriteResponse } from "./handler";
+import { countIngestedPoints, instrumented } from "~/server/observability";
 
 export const dynamic = "force-dynamic";
 
-/** Prometheus remote write; see ./handler.ts. */
-export const POST = instrumented("/api/prom/write", (request: Request) => withDatabase((db) => promWriteResponse(db, request)));
+/** Prometheus remote write; see @tidemark/api/http. */
+export const POST = instrumented("/api/prom/write", (request: Request) =>
+  withDatabase((db) => promWriteResponse(db, request, { pointsStored: countIngestedPoints("prometheus") })),
+);

@@ -3,7 +3,7 @@ import { authenticateAgent, bearerToken, type Database, ingestBatch } from "@tid
 import { futurePointIssues, ingestBatchSchema, MAX_INGEST_BYTES } from "@tidemark/protocol";
 import { readJsonBody } from "./json-body.ts";
 import { errorResponse, zodIssues } from "./json-errors.ts";
-import { observability } from "./observability.ts";
+import type { PointsStored } from "./points-stored.ts";
 
 /**
  * Per agent token: a burst of 1200 batches, then 20 a second. An agent ships a batch every few
@@ -15,7 +15,11 @@ const ingestBatches = new RateLimiter({ limit: Number(process.env.TIDEMARK_INGES
  * `POST /api/ingest`: agents ship check results here in batches (see @tidemark/protocol's ingest
  * schema). A plain Request → Response function of a database, so the integration tests call it.
  */
-export async function ingestResponse(db: Database, request: Request, now = Date.now()): Promise<Response> {
+export async function ingestResponse(
+  db: Database,
+  request: Request,
+  { now = Date.now(), pointsStored }: { now?: number; pointsStored?: PointsStored } = {},
+): Promise<Response> {
   const agent = await authenticateAgent(db, bearerToken(request.headers.get("authorization")));
   if (!agent) return errorResponse(401, "missing, unknown or revoked agent token (Authorization: Bearer tm_agent_…)");
   const allowance = ingestBatches.hit(agent.agentId, now);
@@ -34,6 +38,6 @@ export async function ingestResponse(db: Database, request: Request, now = Date.
   const future = futurePointIssues(parsed.data, now);
   if (future.length > 0) return errorResponse(400, "the batch holds points stamped in the future", { issues: future });
   const result = await ingestBatch(db, { organizationId: agent.organizationId, agentId: agent.agentId, batch: parsed.data });
-  observability.ingestPoints.inc({ source: "agent" }, result.accepted);
+  pointsStored?.(result.accepted);
   return Response.json(result);
 }

@@ -10,12 +10,12 @@ import {
 } from "@tidemark/db";
 import { agentStatusSchema } from "@tidemark/protocol";
 import { z } from "zod";
-import { readJsonBody } from "../../../server/json-body.ts";
-import { errorResponse, zodIssues } from "../../../server/json-errors.ts";
+import { readJsonBody } from "./json-body.ts";
+import { errorResponse, zodIssues } from "./json-errors.ts";
 
 /**
  * The agent's configuration channel, as plain Request → Response functions of a database so the
- * route files stay one line and the integration tests serve exactly this code on loopback.
+ * web's route files stay one line and the integration tests serve exactly this code on loopback.
  */
 
 export interface LongPollTiming {

@@ -3,9 +3,9 @@ import { hashToken, RateLimiter } from "@tidemark/auth";
 import { authenticateAgent, authenticateApiToken, bearerToken, type Database, storeRemoteWrite } from "@tidemark/db";
 import { decodeWriteRequest, RemoteWriteError, remoteWriteResults, type SeriesMapping, seriesMappingSchema } from "@tidemark/prometheus";
 import { MAX_INGEST_BYTES, MAX_INGEST_RESULTS } from "@tidemark/protocol";
-import { errorResponse, zodIssues } from "../../../../server/json-errors.ts";
-import { observability } from "../../../../server/observability.ts";
-import { readBytesWithLimit } from "../../../../server/read-body.ts";
+import { errorResponse, zodIssues } from "./json-errors.ts";
+import type { PointsStored } from "./points-stored.ts";
+import { readBytesWithLimit } from "./read-body.ts";
 
 /**
  * `POST /api/prom/write`: Prometheus remote write 1.0 (snappy-compressed protobuf). Authorised by
@@ -55,7 +55,11 @@ function mappingFrom(url: URL): { ok: true; mapping: SeriesMapping } | { ok: fal
   };
 }
 
-export async function promWriteResponse(db: Database, request: Request): Promise<Response> {
+export async function promWriteResponse(
+  db: Database,
+  request: Request,
+  { pointsStored }: { pointsStored?: PointsStored } = {},
+): Promise<Response> {
   const writer = await authenticate(db, bearerToken(request.headers.get("authorization")));
   if (!writer) return errorResponse(401, UNAUTHORIZED);
   const allowance = requests.hit(writer.id, Date.now());
@@ -87,7 +91,7 @@ export async function promWriteResponse(db: Database, request: Request): Promise
   // The same body (a retry) gets the same batch id and is stored once.
   const batchId = `prom:${createHash("sha256").update(body).digest("base64url")}`;
   const stored = await storeRemoteWrite(db, { organizationId: writer.organizationId, agentId: writer.agentId, batchId, ...decoded });
-  observability.ingestPoints.inc({ source: "prometheus" }, stored.accepted);
+  pointsStored?.(stored.accepted);
   return new Response(null, {
     status: 204,
     headers: {
