@@ -1,5 +1,5 @@
 /**
- * The demo agents' process (started by `npm start`): each demo agent long-polls its configuration
+ * The demo agents' process (started by `npm start`; lib/demo-fleet.ts provisions them): each demo agent long-polls its configuration
  * like a real agent, reports it applied, and every interval ships values for its checks through
  * POST /api/ingest — the demo's synthetic shapes continued live, so values move. One series runs
  * a short incident every 20 minutes, so an alert fires and resolves while you watch. A handful of
@@ -9,8 +9,8 @@
 import { demoSeriesShapes, prng, type SeriesShape, valueAt } from "@tidemark/db/seed";
 import { intervalMs } from "@tidemark/model";
 import type { AgentCheck, AgentConfig } from "@tidemark/protocol";
-import { pollConfig, reportStatus, type ServerEndpoint } from "./config-client.ts";
-import { serverRequest } from "./server-request.ts";
+import { pollConfig, reportStatus, type ServerEndpoint } from "../apps/agent/src/config-client.ts";
+import { serverRequest } from "../apps/agent/src/server-request.ts";
 
 const MINUTE = 60_000;
 /** The live incident: this series is three times its usual self for 7 minutes of every 20. */

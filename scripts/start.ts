@@ -6,13 +6,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_ORG, DEMO_USER, seedDemo } from "@tidemark/db/seed";
-import { provisionDemoFleet } from "../apps/agent/src/demo-fleet.ts";
-import { provisionLocalAgent } from "../apps/agent/src/local-agent.ts";
 import { localAgentEnvironment } from "../apps/agent/src/local-agent-env.ts";
 import { AGENT_NODE_OPTIONS } from "../apps/agent/src/node-options.ts";
 import { ensurePrismaClient, ensureWebBuild } from "./lib/build.ts";
 import { bundleEntry } from "./lib/bundle.ts";
 import { prepareDatabase } from "./lib/database.ts";
+import { provisionDemoFleet } from "./lib/demo-fleet.ts";
+import { provisionLocalAgent } from "./lib/local-agent.ts";
 import { fail, say } from "./lib/log.ts";
 import { bin, DATA_DIR, REPO_ROOT, sharedDir } from "./lib/paths.ts";
 import { isPortFree } from "./lib/ports.ts";
@@ -85,8 +85,8 @@ async function main() {
     });
 
   if (demoAgents && demoAgents.length > 0)
-    group.start("demo-agents", bin("tsx"), [path.join(REPO_ROOT, "apps", "agent", "src", "demo-fleet-main.ts")], {
-      cwd: path.join(REPO_ROOT, "apps", "agent"),
+    group.start("demo-agents", bin("tsx"), [path.join(REPO_ROOT, "scripts", "demo-fleet.ts")], {
+      cwd: REPO_ROOT,
       // Agents of their own: like the local agent, they get none of the server's secrets.
       env: localAgentEnvironment(env, { TIDEMARK_URL: `http://127.0.0.1:${port}`, TIDEMARK_DEMO_AGENTS: JSON.stringify(demoAgents) }),
     });

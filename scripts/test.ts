@@ -9,7 +9,7 @@
  * that a fresh machine passes on its first run.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensurePrismaClient } from "./lib/build.ts";
@@ -99,12 +99,23 @@ async function typecheck() {
   }
 }
 
+/** The integration suites that need a database: every workspace's, and npm start's provisioning of its own agents. */
+const DATABASE_SUITES = ["packages/db", "packages/api", "apps", "scripts/test/local-agent"];
+
+/** scripts/test's suites that need no database (start-up, compose): all but those DATABASE_SUITES runs. */
+function startUpSuites(): string[] {
+  return readdirSync(path.join(REPO_ROOT, "scripts", "test"))
+    .filter((file) => file.endsWith(".int.test.ts"))
+    .map((file) => `scripts/test/${file}`)
+    .filter((suite) => !DATABASE_SUITES.some((selected) => suite.startsWith(selected)));
+}
+
 async function integrationOnEmbedded() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tidemark-it-embedded-"));
   const prepared = await prepareDatabase({ dataDir, log: say });
   await prepared.db.close();
   try {
-    await vitest("integration · embedded TimescaleDB", "integration", ["packages/db", "packages/api", "apps"], {
+    await vitest("integration · embedded TimescaleDB", "integration", DATABASE_SUITES, {
       DATABASE_URL: prepared.url,
       TIDEMARK_EXPECT_DB_KIND: "timescaledb",
     });
@@ -112,7 +123,7 @@ async function integrationOnEmbedded() {
     await prepared.embedded?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  await vitest("embedded server and start-up", "integration", ["packages/embedded-pg", "scripts/test"]);
+  await vitest("embedded server and start-up", "integration", ["packages/embedded-pg", ...startUpSuites()]);
 }
 
 async function integrationOnPlainPostgres() {
@@ -135,7 +146,7 @@ async function integrationOnPlainPostgres() {
     else process.env.DATABASE_URL = previous;
   }
   try {
-    await vitest("integration · plain PostgreSQL", "integration", ["packages/db", "packages/api", "apps"], {
+    await vitest("integration · plain PostgreSQL", "integration", DATABASE_SUITES, {
       DATABASE_URL: url,
       TIDEMARK_EXPECT_DB_KIND: "plain-postgresql",
     });

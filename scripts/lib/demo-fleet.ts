@@ -6,7 +6,7 @@ import { assignServices, type Database, deployDraft, provisionAgent } from "@tid
 /**
  * `npm start`'s demo agents: two agents of the demo organisation that take over its synthetic
  * hosts and keep producing their values through the real agent protocol (config long-poll,
- * status report, ingest) while Tidemark runs — see demo-fleet-main.ts. Like the local agent,
+ * status report, ingest) while Tidemark runs — see scripts/demo-fleet.ts. Like the local agent,
  * their token secrets live only in <dataDir>/demo-agents/ (mode 0600); a revoked one stays revoked.
  */
 export const DEMO_AGENTS = [

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { type Database, revokeAgent } from "@tidemark/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../../packages/db/test/helpers.ts";
-import { provisionLocalAgent } from "../src/local-agent.ts";
+import { createTestOrg, testDatabase } from "../../packages/db/test/helpers.ts";
+import { provisionLocalAgent } from "../lib/local-agent.ts";
 
 let db: Database;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "tidemark-local-agent-"));
