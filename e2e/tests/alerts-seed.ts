@@ -9,7 +9,7 @@
 import type { EvaluationOutcome } from "@tidemark/alerts";
 import { applyEvaluations, connectDatabase, ensureSeries, mergeConfiguration, writeEvaluations } from "@tidemark/db";
 import type { State } from "@tidemark/thresholds";
-import { hardOutcome } from "../../packages/alerts/test/fixture-outcomes.ts";
+import { hardOutcome } from "@tidemark/alerts/testing";
 
 const url = process.env.DATABASE_URL;
 const prefix = process.argv[2];
