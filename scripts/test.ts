@@ -1,6 +1,6 @@
 /**
- * `npm test`: the type check of every workspace; unit tests; integration tests against the embedded TimescaleDB and again against
- * plain PostgreSQL (the machine's Debian cluster, started if stopped); the embedded server's own
+ * `npm test`: the type check of every workspace, the package boundaries and `biome check`; unit
+ * tests; integration tests against the embedded TimescaleDB and again against plain PostgreSQL (the machine's Debian cluster, started if stopped); the embedded server's own
  * tests; and the browser tests in Debian's Chromium against a freshly started Tidemark.
  * `npm test -- types unit integration plain e2e` runs only the named phases. The Debian packages the
  * requested phases need are installed once, before the first phase. `npm test -- fresh` first
@@ -87,7 +87,9 @@ async function vitest(label: string, project: "unit" | "integration", filters: s
 
 /**
  * Every workspace through tsc (turbo runs them in dependency order), then scripts/ and bench/,
- * which belong to no workspace (tsconfig.tools.json): a type error fails the run.
+ * which belong to no workspace (tsconfig.tools.json): a type error fails the run. Then the
+ * package boundaries (scripts/check-boundaries.ts) and `biome check` (lint and format): each
+ * fails the run on its own.
  */
 async function typecheck() {
   say("── type check (turbo run typecheck, then scripts/ and bench/)");
@@ -95,6 +97,16 @@ async function typecheck() {
   const tools = await exec(bin("tsc"), ["-p", "tsconfig.tools.json"], {});
   if (workspaces !== 0 || tools !== 0) {
     failures.push("type check");
+    tally.failed += 1;
+  }
+  say("── package boundaries (scripts/check-boundaries.ts)");
+  if ((await exec(bin("tsx"), [path.join(REPO_ROOT, "scripts", "check-boundaries.ts")], {})) !== 0) {
+    failures.push("package boundaries");
+    tally.failed += 1;
+  }
+  say("── biome check (lint and format)");
+  if ((await exec(bin("biome"), ["check", "."], {})) !== 0) {
+    failures.push("biome check");
     tally.failed += 1;
   }
 }
