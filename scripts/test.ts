@@ -17,8 +17,8 @@ import { CHROMIUM } from "./lib/chromium.ts";
 import { prepareDatabase } from "./lib/database.ts";
 import { say } from "./lib/log.ts";
 import { bin, REPO_ROOT } from "./lib/paths.ts";
-import { dropPlainPostgres, preparePlainPostgres } from "./lib/postgres-local.ts";
 import { freePort } from "./lib/ports.ts";
+import { dropPlainPostgres, preparePlainPostgres } from "./lib/postgres-local.ts";
 import { waitForHttp } from "./lib/processes.ts";
 import {
   CHROMIUM_PACKAGE,

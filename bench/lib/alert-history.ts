@@ -1,7 +1,7 @@
 import type { EvaluationOutcome } from "@tidemark/alerts";
+import { hardOutcome } from "@tidemark/alerts/testing";
 import { applyEvaluations, type Database, ensureSeries, writeEvaluations } from "@tidemark/db";
 import type { State } from "@tidemark/thresholds";
-import { hardOutcome } from "@tidemark/alerts/testing";
 import { prng } from "../../packages/db/src/seed/synthetic.ts";
 
 /**

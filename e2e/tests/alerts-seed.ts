@@ -7,9 +7,9 @@
  * item's threshold preview.
  */
 import type { EvaluationOutcome } from "@tidemark/alerts";
+import { hardOutcome } from "@tidemark/alerts/testing";
 import { applyEvaluations, connectDatabase, ensureSeries, mergeConfiguration, writeEvaluations } from "@tidemark/db";
 import type { State } from "@tidemark/thresholds";
-import { hardOutcome } from "@tidemark/alerts/testing";
 
 const url = process.env.DATABASE_URL;
 const prefix = process.argv[2];

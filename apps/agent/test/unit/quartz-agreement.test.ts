@@ -1,6 +1,6 @@
 import type { AgentCheck } from "@tidemark/protocol";
-import { afterEach, describe, expect, it, vi } from "vitest";
 import { DST_EDGE_CASES, QUARTZ_CASES, type QuartzCase } from "@tidemark/schedule/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Scheduler } from "../../src/scheduler.ts";
 
 /**

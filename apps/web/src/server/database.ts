@@ -1,5 +1,5 @@
-import { connectDatabase, type Database, isDatabaseUnavailable } from "@tidemark/db";
 import { errorResponse } from "@tidemark/api/http";
+import { connectDatabase, type Database, isDatabaseUnavailable } from "@tidemark/db";
 
 /**
  * One pool per server process. Kept on globalThis so that dev-mode module reloading does not

@@ -1,5 +1,5 @@
-import { ingestResponse } from "@tidemark/api/http";
 import net from "node:net";
+import { ingestResponse } from "@tidemark/api/http";
 import { connectDatabase, createPool, createPrisma, type Database, databaseInfo } from "@tidemark/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabase } from "../../../../packages/db/test/helpers.ts";

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { DST_EDGE_CASES, QUARTZ_CASES } from "@tidemark/schedule/testing";
+import { describe, expect, it } from "vitest";
 import { latestDue, parseSchedule } from "../../src/schedule.ts";
 
 /**

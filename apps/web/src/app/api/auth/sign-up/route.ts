@@ -1,7 +1,7 @@
+import { zodIssues } from "@tidemark/api/http";
 import { clientAddress, hashPassword, hashToken, issueToken, parseTrustedProxies, RateLimiter } from "@tidemark/auth";
 import { acceptInvitation, createSession, createUser, EmailTakenError, findPendingInvitation, recordAudit } from "@tidemark/db";
 import { getDatabase } from "~/server/database";
-import { zodIssues } from "@tidemark/api/http";
 import { instrumented } from "~/server/observability";
 import { isSameOrigin, SESSION_COOKIE, SESSION_DAYS, sessionCookieAttributes } from "~/server/session";
 import { signUpSchema } from "~/server/sign-up-schema";
