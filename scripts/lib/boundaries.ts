@@ -5,6 +5,10 @@
  * .tsx, type-only imports included, and held to the rules below. docs/architecture.md draws the
  * structure they keep.
  *
+ * The root is no package: a workspace's tests may import its tooling by path (scripts/lib's test
+ * servers, ports, Prometheus programs), and scripts/ and bench/, which start and measure the
+ * workspaces, may reach into them; only the SQL rule holds there.
+ *
  * Why not dependency-cruiser: it parses TypeScript with the compiler API, which TypeScript 7 no
  * longer has, and its swc mode cannot read JSX. `process.env` in the pure cores is biome's
  * `noProcessEnv` (biome.jsonc), which sees expressions rather than imports.
