@@ -90,7 +90,8 @@ export type RuleName =
   | "apps-not-to-apps"
   | "packages-not-to-apps"
   | "manifest-undeclared"
-  | "manifest-unused";
+  | "manifest-unused"
+  | "no-workspace-cycle";
 
 export const RULES: Record<RuleName, string> = {
   "pure-core-no-io":
@@ -103,6 +104,7 @@ export const RULES: Record<RuleName, string> = {
   "packages-not-to-apps": "imports run downward: a package never imports an app",
   "manifest-undeclared": "imported but not declared in the workspace's package.json (dependencies; devDependencies for tests and tooling)",
   "manifest-unused": "declared in the workspace's package.json but imported nowhere in it",
+  "no-workspace-cycle": "workspaces whose shipped code imports each other in a circle: one of them must not know the other",
 };
 
 export interface Violation {
@@ -216,7 +218,9 @@ function readWorkspaces(root: string): Workspace[] {
   const dirs = manifest.workspaces.flatMap((pattern) => {
     if (!pattern.endsWith("/*")) return [pattern];
     const parent = pattern.slice(0, -2);
-    return readdirSync(path.join(root, parent)).map((name) => `${parent}/${name}`);
+    return readdirSync(path.join(root, parent))
+      .sort()
+      .map((name) => `${parent}/${name}`);
   });
   return dirs
     .filter((dir) => statSync(path.join(root, dir, "package.json"), { throwIfNoEntry: false })?.isFile())
@@ -255,6 +259,8 @@ export function checkBoundaries(root: string): Violation[] {
   const workspaceOfPath = (relative: string) => workspaces.find((w) => relative === w.dir || relative.startsWith(`${w.dir}/`));
   const toolingDirs = ["scripts", "bench"].filter((dir) => statSync(path.join(root, dir), { throwIfNoEntry: false })?.isDirectory());
   const used = new Map<Workspace, Set<string>>(workspaces.map((w) => [w, new Set()]));
+  /** Which workspaces each workspace's shipped code imports: the graph that must have no circle. */
+  const shippedImports = new Map<Workspace, Set<Workspace>>(workspaces.map((w) => [w, new Set()]));
 
   const files = [...workspaces.map((w) => w.dir), ...toolingDirs].flatMap((dir) => sourceFiles(path.join(root, dir)));
   for (const absolute of files) {
@@ -297,6 +303,7 @@ export function checkBoundaries(root: string): Violation[] {
       }
       if (!workspace || name === workspace.name) continue;
       used.get(workspace)?.add(name);
+      if (targetWorkspace && isShipped(inWorkspace)) shippedImports.get(workspace)?.add(targetWorkspace);
       const declared = isShipped(inWorkspace)
         ? workspace.dependencies.has(name)
         : workspace.dependencies.has(name) || workspace.devDependencies.has(name) || rootTooling.has(name);
@@ -313,6 +320,9 @@ export function checkBoundaries(root: string): Violation[] {
       if (!isUsed) violations.push({ rule: "manifest-unused", file: `${workspace.dir}/package.json`, specifier: name });
     }
   }
+  for (const cycle of cyclesOf(shippedImports)) {
+    violations.push({ rule: "no-workspace-cycle", file: `${cycle[0]?.dir}/package.json`, specifier: cycle.map((w) => w.name).join(" → ") });
+  }
   // One report per file, rule and import, however often the file names it.
   const seen = new Set<string>();
   return violations.filter((v) => {
@@ -321,4 +331,22 @@ export function checkBoundaries(root: string): Violation[] {
     seen.add(key);
     return true;
   });
+}
+
+/** Each circle of the graph once, as the path from its first workspace (in the graph's order) back to it. */
+function cyclesOf<T>(graph: Map<T, Set<T>>): T[][] {
+  const cycles: T[][] = [];
+  const done = new Set<T>();
+  const visit = (node: T, path: T[]) => {
+    const at = path.indexOf(node);
+    if (at >= 0) {
+      cycles.push([...path.slice(at), node]);
+      return;
+    }
+    if (done.has(node)) return;
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    done.add(node);
+  };
+  for (const node of graph.keys()) visit(node, []);
+  return cycles;
 }

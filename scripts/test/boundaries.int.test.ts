@@ -126,6 +126,16 @@ describe("the boundary check", () => {
     ]);
   });
 
+  it("fails on workspaces that import each other in a circle", () => {
+    write("packages/expr/package.json", manifest("@tidemark/expr", { "@tidemark/thresholds": "*" }));
+    write("packages/expr/src/planted.ts", 'import { evaluate } from "@tidemark/thresholds";\nexport const e = evaluate;\n');
+    expect(checkBoundaries(root)).toContainEqual({
+      rule: "no-workspace-cycle",
+      file: "packages/thresholds/package.json",
+      specifier: "@tidemark/thresholds → @tidemark/expr → @tidemark/thresholds",
+    });
+  });
+
   it("exits 1 from the command line, naming the rule and the file", () => {
     write("packages/thresholds/src/planted.ts", 'import pg from "pg";\nexport const p = pg;\n');
     const run = spawnSync(bin("tsx"), [path.join(REPO_ROOT, "scripts", "check-boundaries.ts"), root], { encoding: "utf8" });
