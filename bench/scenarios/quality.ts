@@ -11,7 +11,8 @@ import type { BenchScenario } from "../scenario.ts";
  * anomaly window and is judged on the rest, raw point by raw point, with the product's defaults
  * (upper line `<`, 95th percentile, 1 alert a week, warning 10 %, critical 30 %). Baselines in the
  * same run: a static line at the training p99.9, and the same hour of day's mean ± 4σ (Zabbix's
- * baselinedev) both ways and upward only (the suggestion's `<` watches upward), each with maxSoft 1 and 3. No database: the 5-minute and hourly buckets are built
+ * baselinedev) both ways and upward only (the suggestion's `<` watches upward), each with maxSoft 0
+ * (hard on the first result over the line), 1 and 3 (hard on the second, fourth in a row). No database: the 5-minute and hourly buckets are built
  * here exactly as the continuous aggregates build them.
  */
 
@@ -89,6 +90,7 @@ interface SeriesResult {
   judgedDays: number;
   suggestion: {
     seasonality: string;
+    scale: string;
     maxSoft: number;
     margin: number;
     expected: Suggestion["expected"];
@@ -168,6 +170,7 @@ function scoreSeries(series: LabelledSeries): SeriesResult {
     judgedDays: roundSignificant((to - from) / 86_400_000),
     suggestion: {
       seasonality: suggestion.seasonality,
+      scale: suggestion.scale,
       maxSoft: suggestion.maxSoft,
       margin: suggestion.margin,
       expected: suggestion.expected,
@@ -177,11 +180,14 @@ function scoreSeries(series: LabelledSeries): SeriesResult {
     },
     methods: {
       suggestion: verdict(upper.problems),
+      "static p99.9 (maxSoft 0)": classic(staticStates, 0),
       "static p99.9 (maxSoft 1)": classic(staticStates, 1),
       "static p99.9 (maxSoft 3)": classic(staticStates, 3),
+      "hour mean + 4σ (maxSoft 0)": classic(sigmaUpperStates, 0),
       "hour mean + 4σ (maxSoft 1)": classic(sigmaUpperStates, 1),
       "hour mean + 4σ (maxSoft 3)": classic(sigmaUpperStates, 3),
       "suggestion both ways (a `<` and a `>` item)": verdict(upper.problems.map((p, i) => p || (lower.problems[i] as boolean))),
+      "hour mean ± 4σ (maxSoft 0)": classic(sigmaStates, 0),
       "hour mean ± 4σ (maxSoft 1)": classic(sigmaStates, 1),
       "hour mean ± 4σ (maxSoft 3)": classic(sigmaStates, 3),
     },
@@ -224,7 +230,7 @@ export const scenario: BenchScenario = {
       const r = scoreSeries(series);
       const s = r.methods.suggestion as Judgement;
       log(
-        `${r.name}: ${r.suggestion.seasonality}, maxSoft ${r.suggestion.maxSoft}, margin ${r.suggestion.margin}; ` +
+        `${r.name}: ${r.suggestion.seasonality}, ${r.suggestion.scale} scale, maxSoft ${r.suggestion.maxSoft}, margin ${r.suggestion.margin}; ` +
           `detected ${s.detected}/${s.windows}, false ${s.falseEpisodes} in ${roundSignificant(s.weeksOutside)} weeks; ` +
           `expected ${roundSignificant(r.suggestion.expected.alertsPerWeek)} [${roundSignificant(r.suggestion.expected.low)}–${roundSignificant(r.suggestion.expected.high)}]`,
       );

@@ -1,9 +1,10 @@
 import type { CalcMethod } from "@tidemark/thresholds";
 import { countAlerts, type TimedSample } from "./alerts.ts";
 import { type LineSpec, percentileZ, thresholdTable } from "./lines.ts";
-import { fitProfile, type Profile, type Transform } from "./profile.ts";
+import { fitProfile, type Profile } from "./profile.ts";
 import { coveredWeeks, type Observation, timed } from "./samples.ts";
 import type { Seasonality } from "./seasonality.ts";
+import type { Transform } from "./transform.ts";
 
 /**
  * Margin and persistence by cross-validation: contiguous blocks of the history, each judged by a
@@ -17,8 +18,8 @@ const MARGINS = [
   ...Array.from({ length: 16 }, (_, i) => i * 0.25),
   ...Array.from({ length: 34 }, (_, i) => Math.round(4 * 1.1 ** (i + 1) * 100) / 100),
 ];
-/** Persistence candidates (maxSoft). */
-export const PERSISTENCE = [1, 2, 3, 4, 6];
+/** Persistence candidates (maxSoft; 0 = hard on the first non-OK result, n = on the (n+1)-th in a row). */
+export const PERSISTENCE = [0, 1, 2, 3, 4, 6];
 /**
  * Spreads of line height one more required result is worth: longer persistence must buy a much
  * lower line, because it misses short incidents (spikes) that a single result would catch.
@@ -35,6 +36,13 @@ const BUDGET_SAFETY = 0.6;
  * far above anything plausible.
  */
 const MIN_ALLOWED_ALERTS = 1;
+/**
+ * Where the budget allows less than one alert in the whole history (under about 1.7 weeks of it), the
+ * margin goes on past the last-but-one alert along the tail the folds show: from the margin with at
+ * most this many alerts to the one with at most one, the count falls by a rate that says how far
+ * the line must rise for the budget's fraction of an alert.
+ */
+const TAIL_COUNT = 8;
 /** Blocks of the fitting part for cross-validating the margin. */
 const FOLDS = 7;
 
@@ -87,22 +95,37 @@ export function folds(
 /** For each persistence, the smallest margin that keeps the folds' alerts a week within the budget; then the best trade. */
 export function fitMarginAndPersistence(fs: readonly Fold[], spec: LineSpec, budget: number, persistence: readonly number[]): Persistence {
   const weeks = fs.reduce((a, f) => a + coveredWeeks(f.judge), 0);
+  const span = Math.max(weeks, 1 / 7);
+  const target = budget * BUDGET_SAFETY * span;
+  const allowed = Math.max(MIN_ALLOWED_ALERTS, target);
+  const count = (margin: number, maxSoft: number, stopAfter: number) => {
+    let alerts = 0;
+    for (const f of fs) {
+      if (alerts > stopAfter) break;
+      alerts += countAlerts(f.judge, thresholdTable(f.profile, f.z0 + margin, spec), spec, maxSoft, stopAfter - alerts);
+    }
+    return alerts;
+  };
   let best: (Persistence & { score: number }) | null = null;
   for (const maxSoft of persistence) {
     let chosen: Persistence | null = null;
+    let steep: { margin: number; alerts: number } | null = null;
     for (const margin of spec.calc === "=" ? [0] : MARGINS) {
-      const allowed = Math.max(MIN_ALLOWED_ALERTS, budget * BUDGET_SAFETY * Math.max(weeks, 1 / 7));
-      let alerts = 0;
-      for (const f of fs) {
-        if (alerts > allowed) break;
-        alerts += countAlerts(f.judge, thresholdTable(f.profile, f.z0 + margin, spec), spec, maxSoft, allowed - alerts);
-      }
-      const rate = alerts / Math.max(weeks, 1 / 7);
-      chosen = { maxSoft, margin, rate, within: alerts <= allowed };
+      const alerts = count(margin, maxSoft, target < allowed ? Math.max(allowed, TAIL_COUNT) : allowed);
+      if (steep === null && alerts <= TAIL_COUNT) steep = { margin, alerts };
+      chosen = { maxSoft, margin, rate: alerts / span, within: alerts <= allowed };
       if (chosen.within) break;
     }
     if (!chosen) continue;
-    const score = (chosen.within ? 0 : 1e6) + chosen.margin + PERSISTENCE_COST * (maxSoft - 1);
+    if (chosen.within && target < allowed && steep !== null && steep.margin < chosen.margin && steep.alerts > 0) {
+      const alertsAtChosen = Math.max(chosen.rate * span, 0.5);
+      const decay = Math.log(steep.alerts / alertsAtChosen) / (chosen.margin - steep.margin);
+      if (decay > 0) {
+        const extra = Math.min(Math.log(alertsAtChosen / target) / decay, chosen.margin - steep.margin);
+        chosen = { ...chosen, margin: Math.round((chosen.margin + extra) * 100) / 100, rate: target / span };
+      }
+    }
+    const score = (chosen.within ? 0 : 1e6) + chosen.margin + PERSISTENCE_COST * maxSoft;
     if (best === null || score < best.score) best = { ...chosen, score };
   }
   return best ?? { maxSoft: persistence[0] ?? 3, margin: 0, rate: 0, within: true };

@@ -12,11 +12,12 @@ import { countAlerts, rateRange } from "./alerts.ts";
 import { type Bounds, type DeclaredBounds, lineRange, resolveBounds } from "./bounds.ts";
 import { fitMarginAndPersistence, folds, PERSISTENCE, type Persistence } from "./cross-validation.ts";
 import { finish, type LineSpec, percentileZ, thresholdTable } from "./lines.ts";
-import { fitProfile, type Transform } from "./profile.ts";
+import { fitProfile } from "./profile.ts";
 import { roundSignificant, roundWithin } from "./round.ts";
 import { coveredWeeks, type Observation, timed } from "./samples.ts";
 import { chooseSeasonality, dayTypes, SEASONALITIES, type Seasonality, type Slot } from "./seasonality.ts";
 import { quantileSorted, sortedCopy } from "./stats.ts";
+import { type Transform, transformFor } from "./transform.ts";
 
 const DAY = 86_400_000;
 
@@ -69,6 +70,8 @@ export interface Suggestion {
   readonly seasonalityErrors: Readonly<Record<Seasonality, number | null>>;
   /** The policy's periods with the selected one replaced by weekday/weekend or per-day periods; null when one period suffices. */
   readonly periods: Period[] | null;
+  /** The scale the profile is fitted in: as is, square root (Poisson-like counts) or log (bursty ones). */
+  readonly scale: Transform["kind"];
   /** Spreads added beyond the percentile. */
   readonly margin: number;
   /** Persistence: consecutive non-OK results before a state turns hard. */
@@ -153,8 +156,11 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
   );
   const typical = obs.length > 0 ? quantileSorted(sortedCopy(obs.map((o) => Math.abs(o.value))), 0.5) : 1;
   const spec: LineSpec = { calc, warning: period.warning, critical: period.critical, range: lineRange(bounds, typical) };
-  // Non-negative metrics (counts, rates, percentages) spread with their level: fit them in square-root scale.
-  const transform: Transform = bounds.min !== null && bounds.min >= 0 ? { kind: "sqrt" } : { kind: "identity" };
+  // Non-negative metrics (counts, rates, percentages) spread with their level: fitted in log (or square-root) scale.
+  const transform = transformFor(
+    obs.map((o) => o.value),
+    bounds.min !== null && bounds.min >= 0,
+  );
   const persistence = input.maxSoft ? [input.maxSoft] : PERSISTENCE;
   const weeks = coveredWeeks(obs);
 
@@ -166,6 +172,7 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
       seasonality: "none",
       seasonalityErrors: Object.fromEntries(SEASONALITIES.map((s) => [s, null])) as Record<Seasonality, null>,
       periods: null,
+      scale: "identity",
       margin: 0,
       maxSoft: persistence[0] ?? policy.maxSoft,
       bounds,
@@ -189,20 +196,20 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
   const evidence = chooseSeasonality(hourlyObs, canCheck ? checkFrom : first + FIT_SHARE * span, allowed);
   const s = evidence.chosen;
 
-  // The procedure (margin and persistence cross-validated over blocks of the data it is given) is
-  // judged once on history it has not seen: fitted on the earlier part, checked on the later part.
-  const fitOn = (part: readonly Observation[]) =>
+  // The procedure (margin and persistence cross-validated over blocks of the data it
+  // is given) is judged once on history it has not seen: fitted on the earlier part, checked on the later part.
+  const procedure = (part: readonly Observation[]) =>
     fitMarginAndPersistence(folds(s, transform, part, policy.timeZone, calc, input.percentile), spec, input.alertsPerWeek, persistence);
   let expected: ExpectedAlerts;
   let fitted: Persistence;
   if (canCheck && checkPart.length > 0) {
-    const early = fitOn(fitPart);
+    const early = procedure(fitPart);
     const profile = fitProfile(s, fitPart, transform);
     const z = percentileZ(profile, fitPart, calc, input.percentile) + early.margin;
     const alerts = countAlerts(timed(s, policy.timeZone, checkPart), thresholdTable(profile, z, spec), spec, early.maxSoft);
     const checkWeeks = coveredWeeks(checkPart);
     // The suggestion itself: the same procedure over the whole history, the latest weeks included.
-    fitted = fitOn(obs);
+    fitted = procedure(obs);
     // The range covers both what the later part showed and what the whole history's folds showed:
     // when the two disagree, the metric is drifting and the honest answer is the wider one.
     const held = rateRange(alerts, checkWeeks);
@@ -215,7 +222,7 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
     };
   } else {
     notes.push("less than two days of history: the expected alerts are measured on the history itself");
-    fitted = fitOn(obs);
+    fitted = procedure(obs);
     expected = { alertsPerWeek: fitted.rate, ...rateRange(Math.round(fitted.rate * weeks), weeks), basis: "history" };
   }
 
@@ -274,6 +281,7 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
     seasonality: s,
     seasonalityErrors: evidence.errors,
     periods,
+    scale: transform.kind,
     margin: fitted.margin,
     maxSoft: fitted.maxSoft,
     bounds,

@@ -1,8 +1,9 @@
 import type { CalcMethod, HourLevels, Period } from "@tidemark/thresholds";
-import { inverse, type Profile, type Sample, standardised } from "./profile.ts";
+import { type Profile, type Sample, standardised } from "./profile.ts";
 import { roundSignificant, roundWithin } from "./round.ts";
 import { dayTypes } from "./seasonality.ts";
 import { quantileSorted, sortedCopy } from "./stats.ts";
+import { inverse } from "./transform.ts";
 
 /** From a profile and a number of spreads to threshold values T, and from T to what is saved. */
 

@@ -1,5 +1,6 @@
 import { cellCount, cellOf, levelCell, type Seasonality, type Slot } from "./seasonality.ts";
 import { mad, median } from "./stats.ts";
+import { forward, type Transform } from "./transform.ts";
 
 /**
  * A robust seasonal profile: per cell a level (median) and a spread (MAD of the residuals), so that
@@ -7,22 +8,6 @@ import { mad, median } from "./stats.ts";
  * of day (or the whole series) where a cell has few; spreads are smoothed across neighbouring hours
  * and pooled towards the series' overall spread, because tails are what few samples estimate worst.
  */
-/**
- * The scale a profile is fitted in. Counts and rates spread more when they are higher (Poisson-like);
- * in square-root scale their spread is nearly level-free, so one margin fits busy and quiet hours.
- */
-export type Transform = { kind: "identity" } | { kind: "sqrt" };
-
-export function forward(t: Transform, v: number): number {
-  if (t.kind === "sqrt") return Math.sqrt(Math.max(0, v));
-  return v;
-}
-
-export function inverse(t: Transform, x: number): number {
-  if (t.kind === "sqrt") return x <= 0 ? 0 : x * x;
-  return x;
-}
-
 export interface Profile {
   readonly seasonality: Seasonality;
   readonly transform: Transform;

@@ -1,7 +1,8 @@
+import { boundaries, classify, INITIAL_HARD_STATE, nextHardState } from "@tidemark/thresholds";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type AggregateBucket, fitSuggestion, roundSignificant, type SuggestInput } from "../src/index.ts";
-import { DAY, fiveMinute, HOUR, hourly, policy, random } from "./helpers.ts";
+import { DAY, fiveMinute, HOUR, hourly, MONDAY, policy, random } from "./helpers.ts";
 
 function input(buckets: AggregateBucket[], over: Partial<SuggestInput> = {}): SuggestInput {
   return { policy: policy("<"), periodIndex: 0, fiveMinute: buckets, hourly: hourly(buckets), percentile: 95, alertsPerWeek: 1, ...over };
@@ -111,7 +112,9 @@ describe("robust lines", () => {
     });
   });
 
-  it("handles a mostly-zero counter on purpose: `<` sets the line from the bursts, `>` leaves no impossible lower line", () => {
+  it("handles a mostly-zero counter on purpose: `<` sets the line from the bursts, `>` leaves no impossible lower line", {
+    timeout: 60_000,
+  }, () => {
     const r = random(5);
     const buckets = fiveMinute(28, () => (r() < 0.85 ? 0 : 1 + Math.floor(r() * 4)));
     const upper = fitSuggestion(input(buckets));
@@ -231,4 +234,48 @@ describe("invariants over arbitrary histories", () => {
       { numRuns: 10 },
     );
   }, 60_000);
+});
+
+describe("short histories", () => {
+  /** Bursty counts: a quiet level of about 5 with log-normal bursts (Irwin–Hall normal noise). */
+  function bursty(days: number, seed: number, start: number) {
+    const r = random(seed);
+    return fiveMinute(
+      days,
+      () => {
+        let n = -6;
+        for (let i = 0; i < 12; i++) n += r();
+        return Math.round(5 * Math.exp(0.9 * n));
+      },
+      start,
+    );
+  }
+
+  /** Alerts (hard state leaving OK) the suggestion raises on `buckets`, each bucket one result, as the engine counts them. */
+  function alertsOn(s: ReturnType<typeof fitSuggestion>, buckets: AggregateBucket[]): number {
+    let track = INITIAL_HARD_STATE;
+    let alerts = 0;
+    for (const b of buckets) {
+      const t = s.hours[new Date(b.ts).getUTCHours()] as number;
+      const state = classify("<", b.max as number, boundaries("<", t, 10, 30));
+      const next = nextHardState(track, state, s.maxSoft);
+      if (next.hardChanged && next.hardState !== "OK" && track.hardState === "OK") alerts++;
+      track = next;
+    }
+    return alerts;
+  }
+
+  it("four days of bursty counts: the weeks after them see about the budget, not one alert per history length", { timeout: 60_000 }, () => {
+    const history = bursty(4, 11, MONDAY);
+    const s = fitSuggestion(input(history));
+    expect(s.scale).toBe("log");
+    const later = bursty(28, 12, MONDAY + 4 * DAY);
+    // Budget 1 a week; a fit that only keeps one alert in its four days promises 1.75 a week and shows more.
+    expect(alertsOn(s, later) / 4).toBeLessThanOrEqual(1.5);
+  });
+
+  it("may alert on the first result over the line (maxSoft 0) when persistence buys nothing", { timeout: 60_000 }, () => {
+    const s = fitSuggestion(input(daily(28)));
+    expect(s.maxSoft).toBe(0);
+  });
 });
