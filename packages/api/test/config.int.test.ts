@@ -290,6 +290,44 @@ describe("preview and suggestions", () => {
       caller.thresholds.suggest({ itemId: item.id, policy: constantPolicy(100), periodIndex: 0, bounds: { min: 100, max: 0 } }),
     ).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
+
+  it("keeps bounds declared on the item, refuses an empty range with a 400, and suggests within them", async () => {
+    const now = Date.now();
+    const { caller, item, organization } = await itemWithHistory(
+      (ts) => 40 + new Date(ts).getUTCHours(),
+      constantPolicy(100),
+      Math.floor(now / 3_600_000) * 3_600_000,
+    );
+    expect(await caller.thresholds.valueBounds({ itemId: item.id })).toEqual({ min: null, max: null });
+    const request = { itemId: item.id, policy: constantPolicy(100), periodIndex: 0, weeks: 1 };
+    expect((await caller.thresholds.suggest(request)).bounds.source).toBe("detected");
+
+    await expect(caller.thresholds.setValueBounds({ itemId: item.id, bounds: { min: 50, max: 50 } })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("the lower bound must be below the upper bound"),
+    });
+    await expect(caller.thresholds.setValueBounds({ itemId: crypto.randomUUID(), bounds: { min: 0, max: 1 } })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    expect(await caller.thresholds.valueBounds({ itemId: item.id })).toEqual({ min: null, max: null });
+
+    await caller.thresholds.setValueBounds({ itemId: item.id, bounds: { min: 0, max: 70 } });
+    expect(await caller.thresholds.valueBounds({ itemId: item.id })).toEqual({ min: 0, max: 70 });
+    const declared = await caller.thresholds.suggest(request);
+    expect(declared.bounds).toEqual({ min: 0, max: 70, source: "declared" });
+    declared.hours.forEach((t, h) => {
+      const levels = declared.levels[h] ?? { warning: 10, critical: 30 };
+      expect((t as number) * (1 + levels.critical / 100)).toBeLessThan(70);
+    });
+    // A request's own bounds still win over the item's.
+    expect((await caller.thresholds.suggest({ ...request, bounds: { min: null, max: null } })).bounds.source).toBe("declared");
+    expect((await caller.thresholds.suggest({ ...request, bounds: { min: 0, max: 1000 } })).bounds.max).toBe(1000);
+
+    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId: organization.id, action: "item.valueBounds" } });
+    expect(audit.map((a) => a.after)).toEqual([{ min: 0, max: 70 }]);
+    await caller.thresholds.setValueBounds({ itemId: item.id, bounds: { min: null, max: null } });
+    expect((await caller.thresholds.suggest(request)).bounds.source).toBe("detected");
+  });
 });
 
 describe("Bischeck import and export", () => {

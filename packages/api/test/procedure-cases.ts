@@ -73,6 +73,8 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   "thresholds.deployment": { inputs: (v) => [{ id: v.itemId }] },
   "thresholds.save": { inputs: (v) => [{ itemId: v.itemId, policy: constantPolicy(70), revision: null }] },
   "thresholds.suggest": { inputs: (v) => [{ itemId: v.itemId, policy: v.policy, periodIndex: 0 }] },
+  "thresholds.valueBounds": { inputs: (v) => [{ itemId: v.itemId }] },
+  "thresholds.setValueBounds": { inputs: (v) => [{ itemId: v.itemId, bounds: { min: 0, max: 100 } }] },
   "thresholds.prometheusRules": { inputs: (v) => [{ itemId: v.itemId, selector: "m" }] },
 
   "preview.run": { inputs: (v) => [{ itemId: v.itemId, ...window(), draft: null }] },

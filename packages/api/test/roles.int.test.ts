@@ -37,6 +37,7 @@ const REQUIRED_ROLE: Record<string, Role | "member"> = {
   "config.items.clone": "editor",
   "config.items.applyTemplate": "editor",
   "thresholds.save": "editor",
+  "thresholds.setValueBounds": "editor",
   // Read-only mutations (the draft policy travels in the body).
   "thresholds.suggest": "viewer",
   "preview.run": "viewer",

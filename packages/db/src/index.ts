@@ -25,6 +25,7 @@ export * from "./webhooks.ts";
 export * from "./config-edit.ts";
 export * from "./assignment.ts";
 export * from "./preview.ts";
+export * from "./item-bounds.ts";
 export * from "./suggest.ts";
 export * from "./organizations.ts";
 export * from "./invitations.ts";

@@ -161,7 +161,7 @@ export function fitSuggestion(input: SuggestInput): Suggestion {
     obs.map((o) => o.value),
     bounds.min !== null && bounds.min >= 0,
   );
-  const persistence = input.maxSoft ? [input.maxSoft] : PERSISTENCE;
+  const persistence = input.maxSoft === null || input.maxSoft === undefined ? PERSISTENCE : [input.maxSoft];
   const weeks = coveredWeeks(obs);
 
   if (obs.length === 0) {

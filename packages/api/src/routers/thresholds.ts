@@ -1,4 +1,12 @@
-import { getItem, itemDeploymentStatus, loadSuggestionHistory, PROMETHEUS_SERVICE_URL, saveItemPolicy } from "@tidemark/db";
+import {
+  getItem,
+  getItemValueBounds,
+  itemDeploymentStatus,
+  loadSuggestionHistory,
+  PROMETHEUS_SERVICE_URL,
+  saveItemPolicy,
+  setItemValueBounds,
+} from "@tidemark/db";
 import { prometheusSelector, RuleExportError, renderRuleGroup } from "@tidemark/prometheus";
 import { fitSuggestion } from "@tidemark/suggest";
 import { TRPCError } from "@trpc/server";
@@ -7,7 +15,15 @@ import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
 import { configErrors } from "./config.ts";
 import { editablePolicySchema } from "./policy-input.ts";
 
-/** The threshold editor: an item's policy, saving it, and suggestions from history. */
+/** Physical bounds of an item's values: either end may be open (null); a closed range must not be empty. */
+const valueBoundsSchema = z
+  .object({ min: z.number().finite().nullable(), max: z.number().finite().nullable() })
+  .refine((b) => b.min === null || b.max === null || b.min < b.max, {
+    message: "the lower bound must be below the upper bound",
+    path: ["max"],
+  });
+
+/** The threshold editor: an item's policy, saving it, its values' bounds, and suggestions from history. */
 export const thresholdsRouter = createTRPCRouter({
   item: viewerProcedure
     .input(z.object({ id: z.uuid() }))
@@ -19,6 +35,13 @@ export const thresholdsRouter = createTRPCRouter({
   save: editorProcedure
     .input(z.object({ itemId: z.uuid(), policy: editablePolicySchema, revision: z.number().int().positive().nullable() }))
     .mutation(({ ctx, input }) => configErrors(() => saveItemPolicy(ctx.db, ctx.org.actor, input.itemId, input.policy, input.revision))),
+  /** The bounds declared for the item's values (null ends: not declared). */
+  valueBounds: viewerProcedure
+    .input(z.object({ itemId: z.uuid() }))
+    .query(({ ctx, input }) => configErrors(() => getItemValueBounds(ctx.db, ctx.org.id, input.itemId))),
+  setValueBounds: editorProcedure
+    .input(z.object({ itemId: z.uuid(), bounds: valueBoundsSchema }))
+    .mutation(({ ctx, input }) => configErrors(() => setItemValueBounds(ctx.db, ctx.org.actor, input.itemId, input.bounds))),
   /** The item's saved policy as a Prometheus rule group (YAML for `rule_files:`). */
   prometheusRules: viewerProcedure
     .input(
@@ -68,20 +91,19 @@ export const thresholdsRouter = createTRPCRouter({
         alertsPerWeek: z.number().min(0).max(1000).default(1),
         weeks: z.number().int().min(1).max(26).default(4),
         /** Fixed persistence (the policy's maxSoft); null: fitted with the margin. */
-        maxSoft: z.number().int().min(1).max(100).nullable().default(null),
-        /** The item's physical bounds (e.g. 0..100 for a percentage); null: detected from the history. */
-        bounds: z
-          .object({ min: z.number().finite().nullable(), max: z.number().finite().nullable() })
-          .refine((b) => b.min === null || b.max === null || b.min < b.max, "the lower bound must be below the upper bound")
-          .nullable()
-          .default(null),
+        maxSoft: z.number().int().min(0).max(100).nullable().default(null),
+        /** Physical bounds for this request (e.g. 0..100 for a percentage); null: the item's declared ones, else detected. */
+        bounds: valueBoundsSchema.nullable().default(null),
       }),
     )
     .mutation(async ({ ctx, input }) => {
       if (input.periodIndex >= input.policy.periods.length) throw new TRPCError({ code: "BAD_REQUEST", message: "no such period" });
       const item = await configErrors(() => getItem(ctx.db, ctx.org.id, input.itemId));
+      // The request's bounds win; then the item's declared ones (both ends open: none declared, detect).
+      const saved = await getItemValueBounds(ctx.db, ctx.org.id, item.id);
+      const declared = input.bounds ?? (saved.min === null && saved.max === null ? null : saved);
       const history = await loadSuggestionHistory(ctx.db, ctx.org.id, item.seriesKey, input.weeks);
-      const suggestion = fitSuggestion({ ...input, ...history, seriesKey: item.seriesKey });
+      const suggestion = fitSuggestion({ ...input, ...history, bounds: declared, seriesKey: item.seriesKey });
       return { ...suggestion, buckets: history.hourly.length };
     }),
 });

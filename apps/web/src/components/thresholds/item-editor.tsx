@@ -16,6 +16,7 @@ import { emptyPolicy, type FieldErrors, updatePeriod, validatePolicy } from "./p
 import { PolicySettings } from "./policy-settings";
 import { PreviewPanel } from "./preview-panel";
 import { SuggestPanel } from "./suggest-panel";
+import { ValueBoundsForm } from "./value-bounds-form";
 import "./thresholds.css";
 
 /** Errors under `prefix.` with the prefix removed, for a sub-form. */
@@ -202,15 +203,18 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
         {readOnly ? (
           <p className="muted">Read only: only editors and admins change an item's settings.</p>
         ) : (
-          <ItemForm
-            key={d.seriesKey}
-            initial={d.fields}
-            submitLabel="Save item"
-            onSubmit={async (fields) => {
-              await updateItem.mutateAsync({ id: itemId, fields });
-              await queryClient.invalidateQueries({ queryKey: trpc.thresholds.item.queryKey({ id: itemId }) });
-            }}
-          />
+          <>
+            <ValueBoundsForm itemId={itemId} />
+            <ItemForm
+              key={d.seriesKey}
+              initial={d.fields}
+              submitLabel="Save item"
+              onSubmit={async (fields) => {
+                await updateItem.mutateAsync({ id: itemId, fields });
+                await queryClient.invalidateQueries({ queryKey: trpc.thresholds.item.queryKey({ id: itemId }) });
+              }}
+            />
+          </>
         )}
       </section>
     </div>

@@ -97,7 +97,7 @@ export function SuggestPanel({
           <label>
             values are{" "}
             <select aria-label="Bounds" value={bounds} onChange={(e) => setBounds(e.target.value as BoundsChoice)}>
-              <option value="detect">detected</option>
+              <option value="detect">as declared for the item, else detected</option>
               <option value="percent">a percentage (0–100)</option>
               <option value="non-negative">never negative</option>
               <option value="any">unbounded</option>
@@ -121,9 +121,9 @@ export function SuggestPanel({
               ? ", the median of each hour"
               : `, each hour's ${period.calcMethod === "<" ? "upper" : "lower"} ${percentile}th percentile ${period.calcMethod === "<" ? "plus" : "minus"} ${formatNumber(s.margin)} spreads`}
             ,{" "}
-            {s.maxSoft === 1
+            {s.maxSoft === 0
               ? "alerting on the first result past the line"
-              : `alerting after ${s.maxSoft} consecutive results past the line`}
+              : `alerting when ${s.maxSoft + 1} results in a row are past the line`}
             {s.maxSoft === policy.maxSoft ? "" : ` (maxSoft ${s.maxSoft}; the policy says ${policy.maxSoft})`}
             {s.bounds.source === "none"
               ? "."
