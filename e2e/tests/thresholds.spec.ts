@@ -128,3 +128,42 @@ test("suggests hour values for a CPU series: inside 0–100, rounded, with the a
   const first = values[0]?.slice(2) ?? "";
   if (first !== "none") await expect(page.getByLabel("Hour 0 threshold")).toHaveValue(first);
 });
+
+test("bounds declared on the item keep the suggested lines inside them", async ({ page }) => {
+  await openItem(page, "aws-ec2-cpu");
+  const bounds = page.getByRole("form", { name: "Value bounds" });
+  const save = bounds.getByRole("button", { name: "Save bounds" });
+  // Another project's run may have declared them already: start from none declared.
+  await bounds.getByLabel("Kind of values").selectOption({ label: "not declared" });
+  if (await save.isEnabled()) {
+    await save.click();
+    await expect(save).toBeDisabled();
+  }
+  await bounds.getByLabel("Lowest possible value").fill("0");
+  await bounds.getByLabel("Highest possible value").fill("-5");
+  await save.click();
+  await expect(bounds.locator(".error")).toContainText("the lower bound must be below the upper bound");
+  await bounds.getByLabel("Highest possible value").fill("50");
+  await save.click();
+  await expect(save).toBeDisabled();
+  await page.reload();
+  await expect(page.getByRole("form", { name: "Value bounds" }).getByLabel("Highest possible value")).toHaveValue("50");
+
+  const policy = page.getByRole("button", { name: "Create a threshold policy" });
+  if (await policy.isVisible()) await policy.click();
+  const panel = page.getByRole("region", { name: "Suggested thresholds" });
+  await panel.getByRole("button", { name: "Suggest" }).click();
+  await expect(panel.getByTestId("suggest-summary")).toContainText("lines kept within 0–50 (declared)");
+  for (const text of await panel.locator(".suggest-cell .mono").allTextContents()) {
+    const v = Number(text.slice(2));
+    if (!Number.isNaN(v)) expect(v * 1.1).toBeLessThan(50);
+  }
+  // The card fits a phone's width: nothing wider than the panel.
+  const overflow = await panel.evaluate((el) => el.scrollWidth - el.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  // Leave the item as the other tests expect it: nothing declared.
+  const declared = page.getByRole("form", { name: "Value bounds" });
+  await declared.getByLabel("Kind of values").selectOption({ label: "not declared" });
+  await declared.getByRole("button", { name: "Save bounds" }).click();
+  await expect(declared.getByRole("button", { name: "Save bounds" })).toBeDisabled();
+});
