@@ -15,6 +15,7 @@ const BOUNDS: Record<BoundsChoice, { min: number | null; max: number | null } | 
   "non-negative": { min: 0, max: null },
   any: { min: null, max: null },
 };
+const SCALE_TEXT = { identity: "", sqrt: " (in square-root scale)", log: " (in log scale)" } as const;
 const SEASONALITY_TEXT = {
   none: "one level for every hour",
   "hour-of-day": "hour of the day",
@@ -117,6 +118,7 @@ export function SuggestPanel({
         <>
           <p className="muted" data-testid="suggest-summary">
             From {s.buckets} hourly buckets ({formatNumber(s.history.weeks)} weeks with data): {SEASONALITY_TEXT[s.seasonality]}
+            {SCALE_TEXT[s.scale]}
             {period.calcMethod === "="
               ? ", the median of each hour"
               : `, each hour's ${period.calcMethod === "<" ? "upper" : "lower"} ${percentile}th percentile ${period.calcMethod === "<" ? "plus" : "minus"} ${formatNumber(s.margin)} spreads`}
