@@ -69,3 +69,21 @@ export function processTreeCpuMs(root: number): number {
   }
   return toMs(stats.filter((p) => tree.has(p.pid)).reduce((n, p) => n + p.ticks + p.endedChildrenTicks, 0));
 }
+
+/**
+ * The first process under `root` (itself included) whose command line matches, or null: the web
+ * server among the processes `npm start` runs, say. Linux /proc only.
+ */
+export function findDescendant(root: number, matches: (commandLine: string) => boolean): number | null {
+  const stats = processStats();
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) for (const p of stats) if (p.ppid === tree[i]) tree.push(p.pid);
+  for (const pid of tree) {
+    try {
+      if (matches(readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "))) return pid;
+    } catch {
+      // The process ended while we read.
+    }
+  }
+  return null;
+}
