@@ -22,9 +22,9 @@ import type { BenchScenario } from "../scenario.ts";
  * overview's own queries from as many concurrent callers through a pool of the web server's size,
  * with no HTTP, session or tRPC around them.
  * BENCH_SECONDS (default 15) and BENCH_USERS (default 50) size it; BENCH_DEMO_DAYS seeds fewer days;
- * BENCH_PROCEDURES=list,overview runs only those. BENCH_WEB_CPU_PROF=<dir> runs every process with
- * `node --cpu-prof` into that directory (the web server's profile is the file with its pid, logged;
- * bench/profile-summary.ts summarises it).
+ * BENCH_PROCEDURES=list,overview runs only those. BENCH_WEB_CPU_PROF=<dir> writes a V8 CPU profile
+ * of the web server per measured run into that directory (lib/cpu-profile-preload.cjs; summarised
+ * by bench/profile-summary.ts).
  */
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -99,7 +99,12 @@ export const scenario: BenchScenario = {
         PORT: String(port),
         TIDEMARK_DATA_DIR: dataDir,
         ...(demoDays ? { TIDEMARK_DEMO_DAYS: demoDays } : {}),
-        ...(PROFILE_DIR ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${path.resolve(PROFILE_DIR)}` } : {}),
+        ...(PROFILE_DIR
+          ? {
+              BENCH_WEB_CPU_PROF: path.resolve(PROFILE_DIR),
+              NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${path.join(import.meta.dirname, "..", "lib", "cpu-profile-preload.cjs")}`,
+            }
+          : {}),
       },
       log,
     });
@@ -125,9 +130,11 @@ export const scenario: BenchScenario = {
 
       /** One load run, with the web server's CPU per request over it. */
       const measure = async (request: LoadRequest, connections: number, requestsPerSecond?: number) => {
+        if (PROFILE_DIR) process.kill(webPid, "SIGUSR2");
         const cpuBefore = processTreeCpuMs(webPid);
         const result: LoadResult = await httpLoad({ url: base, request, cookies, connections, seconds: SECONDS, requestsPerSecond });
         const webCpuMs = processTreeCpuMs(webPid) - cpuBefore;
+        if (PROFILE_DIR) process.kill(webPid, "SIGUSR2");
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${request.path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
         return { ...result, webServerCpuMsPerRequest: Math.round((webCpuMs / Math.max(1, result.requests)) * 100) / 100 };
       };
