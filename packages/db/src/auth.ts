@@ -33,27 +33,26 @@ export async function createSession(
   });
 }
 
-/** The session's user and its role in the active organisation, or null when expired or gone. */
+/**
+ * The session's user and its role in the active organisation, or null when expired, gone, or no
+ * longer a member. Every signed-in request runs it, so it is one statement (session, user,
+ * organisation and membership joined) rather than Prisma's two round trips; nothing is cached,
+ * so signing out, a removed membership or a changed role takes effect on the next request.
+ */
 export async function findSession(db: Database, tokenHash: string, now = new Date()): Promise<SessionView | null> {
-  const session = await db.prisma.session.findUnique({
-    where: { tokenHash },
-    include: { user: true, activeOrganization: true },
+  const { rows } = await db.pool.query<SessionView>({
+    name: "tidemark-find-session",
+    text: `SELECT s.id AS "sessionId", s.user_id AS "userId", u.email, u.name,
+                  s.active_organization_id AS "organizationId", o.name AS "organizationName", o.slug AS "organizationSlug",
+                  m.role::text AS role
+           FROM sessions s
+           JOIN users u ON u.id = s.user_id
+           JOIN organizations o ON o.id = s.active_organization_id
+           JOIN memberships m ON m.user_id = s.user_id AND m.organization_id = s.active_organization_id
+           WHERE s.token_hash = $1 AND s.expires_at > $2`,
+    values: [tokenHash, now],
   });
-  if (!session || session.expiresAt <= now) return null;
-  const membership = await db.prisma.membership.findUnique({
-    where: { userId_organizationId: { userId: session.userId, organizationId: session.activeOrganizationId } },
-  });
-  if (!membership) return null;
-  return {
-    sessionId: session.id,
-    userId: session.userId,
-    email: session.user.email,
-    name: session.user.name,
-    organizationId: session.activeOrganizationId,
-    organizationName: session.activeOrganization.name,
-    organizationSlug: session.activeOrganization.slug,
-    role: membership.role,
-  };
+  return rows[0] ?? null;
 }
 
 export async function deleteSession(db: Database, tokenHash: string): Promise<void> {

@@ -1,6 +1,7 @@
-import type { Database } from "@tidemark/db";
+import { issueToken } from "@tidemark/auth";
+import { changeMemberRole, createSession, type Database, deleteSession, removeMember } from "@tidemark/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabase } from "../../../../packages/db/test/helpers.ts";
+import { createTestOrg, testDatabase } from "../../../../packages/db/test/helpers.ts";
 import { trpcResponse } from "../../src/server/trpc-response.ts";
 import { MAX_TRPC_BATCH } from "../../src/trpc/batch.ts";
 
@@ -31,5 +32,29 @@ describe("the tRPC endpoint", () => {
     expect(me.status).toBe(200);
     expect((await me.json()).result.data.json).toBeNull();
     expect((await get("session.organizations", { cookie })).status).toBe(401);
+  });
+
+  it("applies a sign-out, a role change and a removed membership on the very next request: sessions are not cached", async () => {
+    const { organization, user } = await createTestOrg(db, "editor");
+    const signIn = async (expiresInMs: number) => {
+      const token = issueToken("tm_session");
+      await createSession(db, { tokenHash: token.hash, userId: user.id, organizationId: organization.id, expiresAt: new Date(Date.now() + expiresInMs) });
+      return { hash: token.hash, cookie: `tm_session=${token.secret}` };
+    };
+    const me = async (cookie: string) => ((await (await get("session.me", { cookie })).json()) as { result: { data: { json: { role: string } | null } } }).result.data.json;
+    const [first, second, expired] = [await signIn(3_600_000), await signIn(3_600_000), await signIn(-1_000)];
+    expect(await me(first.cookie)).toMatchObject({ userId: user.id, organizationId: organization.id, role: "editor" });
+    expect(await me(expired.cookie)).toBeNull();
+
+    await deleteSession(db, first.hash);
+    expect(await me(first.cookie)).toBeNull();
+    expect(await me(second.cookie)).toMatchObject({ role: "editor" });
+
+    await changeMemberRole(db, organization.id, user.id, "viewer");
+    expect(await me(second.cookie)).toMatchObject({ role: "viewer" });
+
+    await removeMember(db, organization.id, user.id);
+    expect(await me(second.cookie)).toBeNull();
+    expect((await get("dashboard.overview", { cookie: second.cookie })).status).toBe(401);
   });
 });

@@ -1,16 +1,13 @@
-import { BOARD_STATES, configurationOverview, countBoardStates, databaseInfo, listBoard, listItems, readSeriesWindow } from "@tidemark/db";
+import { BOARD_STATES, configurationOverview, countBoardStates, listBoard, listItems, readSeriesWindow } from "@tidemark/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, viewerProcedure } from "../trpc.ts";
 
 export const dashboardRouter = createTRPCRouter({
   overview: viewerProcedure.query(async ({ ctx }) => {
-    const [overview, info, board] = await Promise.all([
-      configurationOverview(ctx.db, ctx.org.id),
-      databaseInfo(ctx.db.pool),
-      countBoardStates(ctx.db, ctx.org.id),
-    ]);
-    return { ...overview, database: info, board };
+    const [overview, board] = await Promise.all([configurationOverview(ctx.db, ctx.org.id), countBoardStates(ctx.db, ctx.org.id)]);
+    // The kind of database is read once per process, when it connects: no query per call.
+    return { ...overview, database: ctx.db.info, board };
   }),
   /** The overview's table: problems first (or by key), filtered by state, with last value, its time and a 24 h sparkline. */
   board: viewerProcedure
