@@ -5,6 +5,7 @@ import { hashToken } from "@tidemark/auth";
 import { configurationOverview, connectDatabase, countBoardStates, type Database, findSession, listItems } from "@tidemark/db";
 import { DEMO_USER } from "@tidemark/db/seed";
 import superjson from "superjson";
+import { trpcResponse } from "../../apps/web/src/server/trpc-response.ts";
 import { freePort } from "../../scripts/lib/ports.ts";
 import { httpLoad, type LoadRequest, type LoadResult } from "../lib/http-load.ts";
 import { findDescendant, processTreeCpuMs } from "../lib/server-cpu.ts";
@@ -20,7 +21,11 @@ import type { BenchScenario } from "../scenario.ts";
  * SECONDS each; then the list and the overview at the seed's fixed 10 requests/s. Beside each, the
  * web server's CPU per request, and the raw database figure of the same run: the list's and the
  * overview's own queries from as many concurrent callers through a pool of the web server's size,
- * with no HTTP, session or tRPC around them.
+ * with no HTTP, session or tRPC around them. And where a request's CPU goes, from one caller in
+ * this process: the list's query alone, then the /api/trpc handler around it (session, tRPC,
+ * validation, serialisation; no HTTP, no Next.js), per call — against the web server's CPU per
+ * request, the difference being Next.js and HTTP. (On the embedded database the query's own
+ * server CPU is in another process either way.)
  * BENCH_SECONDS (default 15) and BENCH_USERS (default 50) size it; BENCH_DEMO_DAYS seeds fewer days;
  * BENCH_PROCEDURES=list,overview runs only those. BENCH_WEB_CPU_PROF=<dir> writes a V8 CPU profile
  * of the web server per measured run into that directory (lib/cpu-profile-preload.cjs; summarised
@@ -81,6 +86,22 @@ async function rawLoad(seconds: number, callers: number, query: () => Promise<un
     }),
   );
   return { queriesPerSecond: Math.round((latencies.length / seconds) * 10) / 10, latencyMs: summarize(latencies) };
+}
+
+/** One caller, back to back, for `seconds`: this process's CPU per call and each call's latency. */
+async function sequentialCost(seconds: number, call: () => Promise<unknown>) {
+  const latencies: number[] = [];
+  const warmUntil = performance.now() + 1000;
+  while (performance.now() < warmUntil) await call();
+  const cpu = process.cpuUsage();
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until) {
+    const t0 = performance.now();
+    await call();
+    latencies.push(performance.now() - t0);
+  }
+  const used = process.cpuUsage(cpu);
+  return { calls: latencies.length, cpuMsPerCall: Math.round(((used.user + used.system) / 1000 / latencies.length) * 100) / 100, latencyMs: summarize(latencies) };
 }
 
 export const scenario: BenchScenario = {
@@ -165,6 +186,26 @@ export const scenario: BenchScenario = {
       };
       log(`api: raw list query: ${rawDatabase.list.queriesPerSecond} q/s, p95 ${rawDatabase.list.latencyMs.p95} ms`);
 
+      const handlerCall = (request: LoadRequest) => async () => {
+        const response = await trpcResponse(rawDb, new Request(`${base}${request.path}`, { headers: { cookie: `tm_session=${cookies[0]}` } }));
+        await response.text();
+        if (!response.ok) throw new Error(`${request.path} answered ${response.status} in process`);
+      };
+      const perRequestCpu = {
+        note: "CPU ms per call from one caller in the bench process: the query alone, then the /api/trpc handler (session, tRPC, serialisation) around it; webServer is the HTTP figure above (Next.js and HTTP on top)",
+        list: {
+          query: await sequentialCost(SECONDS / 3, () => listItems(rawDb, organizationId, { limit: 50 })),
+          handler: await sequentialCost(SECONDS / 3, handlerCall(procedures.list!)),
+          webServer: concurrent.list?.webServerCpuMsPerRequest ?? null,
+        },
+        overview: {
+          query: await sequentialCost(SECONDS / 3, () => Promise.all([configurationOverview(rawDb, organizationId), countBoardStates(rawDb, organizationId)])),
+          handler: await sequentialCost(SECONDS / 3, handlerCall(procedures.overview!)),
+          webServer: concurrent.overview?.webServerCpuMsPerRequest ?? null,
+        },
+      };
+      log(`api: CPU per list call: query ${perRequestCpu.list.query.cpuMsPerCall} ms, handler ${perRequestCpu.list.handler.cpuMsPerCall} ms, web server ${perRequestCpu.list.webServer} ms`);
+
       const plain = db.info.kind === "plain-postgresql";
       const listPerSecondGoal = plain ? GOALS.plainListPerSecond : GOALS.embeddedListPerSecond;
       return {
@@ -175,6 +216,7 @@ export const scenario: BenchScenario = {
         concurrent,
         fixedRate: { requestsPerSecond: FIXED_RATE, connections: FIXED_RATE, ...fixedRate },
         rawDatabase,
+        perRequestCpu,
         listToRawQueryRatio: concurrent.list ? Math.round((concurrent.list.requestsPerSecond / rawDatabase.list.queriesPerSecond) * 100) / 100 : null,
         goals: concurrent.list && {
           [`listAtLeast${listPerSecondGoal}PerSecond`]: concurrent.list.requestsPerSecond >= listPerSecondGoal,

@@ -1,9 +1,9 @@
 import { isApiTokenSession, isDatabaseUnavailable, type Role } from "@tidemark/db";
 import { findUnstorableText } from "@tidemark/protocol";
 import { initTRPC, TRPCError } from "@trpc/server";
-import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Context } from "./context.ts";
+import { wireFormat } from "./wire-format.ts";
 
 /**
  * Routers get procedure types, never the bare builder: every procedure that touches an
@@ -13,7 +13,7 @@ import type { Context } from "./context.ts";
  */
 
 const t = initTRPC.context<Context>().create({
-  transformer: superjson,
+  transformer: wireFormat,
   errorFormatter({ shape, error }) {
     return {
       ...shape,
