@@ -8,6 +8,7 @@ import superjson from "superjson";
 import { trpcResponse } from "../../apps/web/src/server/trpc-response.ts";
 import { freePort } from "../../scripts/lib/ports.ts";
 import { httpLoad, type LoadRequest, type LoadResult } from "../lib/http-load.ts";
+import { profiled } from "../lib/profile.ts";
 import { findDescendant, processTreeCpuMs } from "../lib/server-cpu.ts";
 import { summarize } from "../lib/stats.ts";
 import { startTidemark } from "../lib/tidemark-process.ts";
@@ -30,7 +31,8 @@ import type { BenchScenario } from "../scenario.ts";
  * BENCH_SECONDS (default 15) and BENCH_USERS (default 50) size it; BENCH_DEMO_DAYS seeds fewer days;
  * BENCH_PROCEDURES=list,overview runs only those. BENCH_WEB_CPU_PROF=<dir> writes a V8 CPU profile
  * of the web server per measured run into that directory (lib/cpu-profile-preload.cjs; summarised
- * by bench/profile-summary.ts).
+ * by bench/profile-summary.ts); BENCH_PROFILE=1 profiles the list's handler in this process
+ * (bench/results/api-list-handler.cpuprofile).
  */
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -208,7 +210,7 @@ export const scenario: BenchScenario = {
         note: "CPU ms per call from one caller in the bench process: the query alone, then the /api/trpc handler (session, tRPC, serialisation) around it; webServer is the HTTP figure above (Next.js and HTTP on top)",
         list: {
           query: await sequentialCost(SECONDS / 3, () => listItems(rawDb, organizationId, { limit: 50 })),
-          handler: await sequentialCost(SECONDS / 3, handlerCall(procedures.list!)),
+          handler: await profiled("api-list-handler", () => sequentialCost(SECONDS / 3, handlerCall(procedures.list!))),
           webServer: concurrent.list?.webServerCpuMsPerRequest ?? null,
         },
         overview: {
