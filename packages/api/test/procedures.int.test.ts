@@ -3,6 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, testDatabase } from "../../db/test/helpers.ts";
 import { createCaller } from "../src/index.ts";
+import { createTenant } from "./tenant-fixtures.ts";
 
 let db: Database;
 beforeAll(async () => {
@@ -32,6 +33,22 @@ describe("tRPC procedures run with the caller's organisation", () => {
     const overview = await caller.dashboard.overview();
     expect(overview).toMatchObject({ hosts: 0, services: 0, items: 0, agents: 0, openAlerts: 0 });
     expect(["timescaledb", "plain-postgresql"]).toContain(overview.database.kind);
+  });
+
+  it("counts the organisation's hosts, services, items, live agents, open alerts and states, beside another's", async () => {
+    const [tenant, other] = await Promise.all([createTenant(db, { deployments: 0 }), createTenant(db, { deployments: 0 })]);
+    for (const t of [tenant, other]) {
+      await db.prisma.itemState.create({ data: { seriesId: BigInt(t.seriesId), ts: new Date(), state: "CRITICAL", hardState: "CRITICAL", softCount: 0 } });
+    }
+    expect(await tenant.admin.caller.dashboard.overview()).toMatchObject({
+      hosts: 1,
+      services: 1,
+      items: 1,
+      agents: 1,
+      openAlerts: 1,
+      states: { OK: 0, WARNING: 0, CRITICAL: 1, UNKNOWN: 0 },
+      board: { CRITICAL: 1, WARNING: 0, UNKNOWN: 0, OK: 0, NONE: 0 },
+    });
   });
 
   it("answers NOT_FOUND for another organisation's series, and serves its own", async () => {

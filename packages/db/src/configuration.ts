@@ -197,22 +197,21 @@ export interface Overview {
 }
 
 export async function configurationOverview(db: Database, organizationId: string): Promise<Overview> {
-  const where = { organizationId };
-  const [hosts, services, items, agents, openAlerts, stateRows] = await Promise.all([
-    db.prisma.host.count({ where }),
-    db.prisma.service.count({ where }),
-    db.prisma.serviceItem.count({ where }),
-    db.prisma.agent.count({ where: { organizationId, revokedAt: null } }),
-    db.prisma.alert.count({ where: { organizationId, closedAt: null } }),
-    db.pool.query<{ state: keyof Overview["states"]; n: number }>(
-      `SELECT st.hard_state AS state, count(*)::int AS n FROM item_states st JOIN series s ON s.id = st.series_id
-       WHERE s.organization_id = $1 GROUP BY st.hard_state`,
-      [organizationId],
-    ),
-  ]);
-  const states = { OK: 0, WARNING: 0, CRITICAL: 0, UNKNOWN: 0 };
-  for (const r of stateRows.rows) states[r.state] = r.n;
-  return { hosts, services, items, agents, openAlerts, states };
+  // One statement, not six: the overview is polled by every open dashboard.
+  const { rows } = await db.pool.query<Omit<Overview, "states"> & { states: Partial<Overview["states"]> | null }>({
+    name: "tidemark-configuration-overview",
+    text: `SELECT (SELECT count(*)::int FROM hosts WHERE organization_id = $1) AS hosts,
+                  (SELECT count(*)::int FROM services WHERE organization_id = $1) AS services,
+                  (SELECT count(*)::int FROM service_items WHERE organization_id = $1) AS items,
+                  (SELECT count(*)::int FROM agents WHERE organization_id = $1 AND revoked_at IS NULL) AS agents,
+                  (SELECT count(*)::int FROM alerts WHERE organization_id = $1 AND closed_at IS NULL) AS "openAlerts",
+                  (SELECT json_object_agg(state, n) FROM (
+                     SELECT st.hard_state AS state, count(*)::int AS n FROM item_states st JOIN series s ON s.id = st.series_id
+                     WHERE s.organization_id = $1 GROUP BY st.hard_state) counted) AS states`,
+    values: [organizationId],
+  });
+  const row = rows[0]!;
+  return { ...row, states: { OK: 0, WARNING: 0, CRITICAL: 0, UNKNOWN: 0, ...row.states } };
 }
 
 export interface ItemListRow {
