@@ -38,10 +38,11 @@ export async function createSession(
  * longer a member. Every signed-in request runs it, so it is one statement (session, user,
  * organisation and membership joined) rather than Prisma's two round trips; nothing is cached,
  * so signing out, a removed membership or a changed role takes effect on the next request.
+ * Unnamed (not a prepared statement): the embedded server shares named statements between
+ * connections, and a second connection preparing the same name fails.
  */
 export async function findSession(db: Database, tokenHash: string, now = new Date()): Promise<SessionView | null> {
   const { rows } = await db.pool.query<SessionView>({
-    name: "tidemark-find-session",
     text: `SELECT s.id AS "sessionId", s.user_id AS "userId", u.email, u.name,
                   s.active_organization_id AS "organizationId", o.name AS "organizationName", o.slug AS "organizationSlug",
                   m.role::text AS role

@@ -199,7 +199,6 @@ export interface Overview {
 export async function configurationOverview(db: Database, organizationId: string): Promise<Overview> {
   // One statement, not six: the overview is polled by every open dashboard.
   const { rows } = await db.pool.query<Omit<Overview, "states"> & { states: Partial<Overview["states"]> | null }>({
-    name: "tidemark-configuration-overview",
     text: `SELECT (SELECT count(*)::int FROM hosts WHERE organization_id = $1) AS hosts,
                   (SELECT count(*)::int FROM services WHERE organization_id = $1) AS services,
                   (SELECT count(*)::int FROM service_items WHERE organization_id = $1) AS items,
