@@ -11,8 +11,10 @@ export interface LoadRequest {
 export interface LoadResult {
   requests: number;
   requestsPerSecond: number;
-  /** Responses other than 2xx (a refused session, an error): a run with any is not a measurement. */
+  /** Responses other than 2xx (a refused session, 503 when the database is saturated): a run with any misses its goals. */
   non2xx: number;
+  status4xx: number;
+  status5xx: number;
   errors: number;
   timeouts: number;
   latencyMs: ReturnType<typeof summarize>;
@@ -58,6 +60,8 @@ export async function httpLoad(opts: {
     requests: result.requests.total,
     requestsPerSecond: Math.round((result.requests.total / opts.seconds) * 10) / 10,
     non2xx: result.non2xx,
+    status4xx: result["4xx"],
+    status5xx: result["5xx"],
     errors: result.errors,
     timeouts: result.timeouts,
     latencyMs: summarize(latencies),
