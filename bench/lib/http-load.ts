@@ -40,18 +40,21 @@ export async function httpLoad(opts: {
   const done = new Promise<autocannon.Result>((resolve, reject) => {
     finished = (error, result) => (error ? reject(error) : resolve(result));
   });
-  const instance = autocannon({
-    url: opts.url,
-    requests: [{ method: opts.request.method, path: opts.request.path, body: opts.request.body }],
-    connections: opts.connections,
-    duration: opts.seconds,
-    timeout: 30,
-    ...(opts.requestsPerSecond ? { overallRate: opts.requestsPerSecond } : {}),
-    setupClient: (client) => {
-      const cookie = opts.cookies[nextClient++ % opts.cookies.length];
-      client.setHeaders({ "content-type": "application/json", cookie: `tm_session=${cookie}` });
+  const instance = autocannon(
+    {
+      url: opts.url,
+      requests: [{ method: opts.request.method, path: opts.request.path, body: opts.request.body }],
+      connections: opts.connections,
+      duration: opts.seconds,
+      timeout: 30,
+      ...(opts.requestsPerSecond ? { overallRate: opts.requestsPerSecond } : {}),
+      setupClient: (client) => {
+        const cookie = opts.cookies[nextClient++ % opts.cookies.length];
+        client.setHeaders({ "content-type": "application/json", cookie: `tm_session=${cookie}` });
+      },
     },
-  }, (error, result) => finished(error, result));
+    (error, result) => finished(error, result),
+  );
   instance.on("response", (_client, _status, _bytes, responseTime) => {
     latencies.push(responseTime);
   });

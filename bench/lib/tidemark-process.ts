@@ -18,7 +18,11 @@ export interface RunningTidemark {
  * local agent, the demo organisation seeded on first start), in a process group of its own so that
  * stopping it stops everything it started. Resolves once it prints its URL.
  */
-export async function startTidemark(opts: { env: NodeJS.ProcessEnv; log: (message: string) => void; timeoutMs?: number }): Promise<RunningTidemark> {
+export async function startTidemark(opts: {
+  env: NodeJS.ProcessEnv;
+  log: (message: string) => void;
+  timeoutMs?: number;
+}): Promise<RunningTidemark> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "scripts", "start.ts")], {
     cwd: REPO_ROOT,
     env: opts.env,

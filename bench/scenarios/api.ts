@@ -129,7 +129,11 @@ async function sequentialCost(seconds: number, call: () => Promise<unknown>) {
     latencies.push(performance.now() - t0);
   }
   const used = process.cpuUsage(cpu);
-  return { calls: latencies.length, cpuMsPerCall: Math.round(((used.user + used.system) / 1000 / latencies.length) * 100) / 100, latencyMs: summarize(latencies) };
+  return {
+    calls: latencies.length,
+    cpuMsPerCall: Math.round(((used.user + used.system) / 1000 / latencies.length) * 100) / 100,
+    latencyMs: summarize(latencies),
+  };
 }
 
 export const scenario: BenchScenario = {
@@ -192,7 +196,8 @@ export const scenario: BenchScenario = {
         const result: LoadResult = await httpLoad({ url: base, request, cookies, connections, seconds: SECONDS, requestsPerSecond });
         const webCpuMs = processTreeCpuMs(webPid) - cpuBefore;
         if (PROFILE_DIR) process.kill(webPid, "SIGUSR2");
-        if (result.non2xx > 0 || result.errors > 0) log(`api: ${request.path}: ${result.non2xx} non-2xx answers (${result.status5xx} 5xx), ${result.errors} errors`);
+        if (result.non2xx > 0 || result.errors > 0)
+          log(`api: ${request.path}: ${result.non2xx} non-2xx answers (${result.status5xx} 5xx), ${result.errors} errors`);
         return { ...result, webServerCpuMsPerRequest: Math.round((webCpuMs / Math.max(1, result.requests)) * 100) / 100 };
       };
 
@@ -202,7 +207,9 @@ export const scenario: BenchScenario = {
         // Unmeasured: the first calls load the route's modules and warm the JIT.
         await httpLoad({ url: base, request, cookies, connections: USERS, seconds: WARM_UP_SECONDS });
         concurrent[name] = await measure(request, USERS);
-        log(`api: ${name} · ${USERS} users: ${concurrent[name].requestsPerSecond} req/s, p50 ${concurrent[name].latencyMs.p50} ms, p95 ${concurrent[name].latencyMs.p95} ms`);
+        log(
+          `api: ${name} · ${USERS} users: ${concurrent[name].requestsPerSecond} req/s, p50 ${concurrent[name].latencyMs.p50} ms, p95 ${concurrent[name].latencyMs.p95} ms`,
+        );
       }
       const fixedRate: Record<string, Awaited<ReturnType<typeof measure>>> = {};
       for (const name of ["list", "overview"]) {
@@ -221,7 +228,10 @@ export const scenario: BenchScenario = {
       log(`api: raw list query: ${rawDatabase.list.queriesPerSecond} q/s, p95 ${rawDatabase.list.latencyMs.p95} ms`);
 
       const handlerCall = (request: LoadRequest) => async () => {
-        const response = await trpcResponse(rawDb, new Request(`${base}${request.path}`, { headers: { cookie: `tm_session=${cookies[0]}` } }));
+        const response = await trpcResponse(
+          rawDb,
+          new Request(`${base}${request.path}`, { headers: { cookie: `tm_session=${cookies[0]}` } }),
+        );
         await response.text();
         if (!response.ok) throw new Error(`${request.path} answered ${response.status} in process`);
       };
@@ -233,12 +243,16 @@ export const scenario: BenchScenario = {
           webServer: concurrent.list?.webServerCpuMsPerRequest ?? null,
         },
         overview: {
-          query: await sequentialCost(SECONDS / 3, () => Promise.all([configurationOverview(rawDb, organizationId), countBoardStates(rawDb, organizationId)])),
+          query: await sequentialCost(SECONDS / 3, () =>
+            Promise.all([configurationOverview(rawDb, organizationId), countBoardStates(rawDb, organizationId)]),
+          ),
           handler: await sequentialCost(SECONDS / 3, handlerCall(procedures.overview!)),
           webServer: concurrent.overview?.webServerCpuMsPerRequest ?? null,
         },
       };
-      log(`api: CPU per list call: query ${perRequestCpu.list.query.cpuMsPerCall} ms, handler ${perRequestCpu.list.handler.cpuMsPerCall} ms, web server ${perRequestCpu.list.webServer} ms`);
+      log(
+        `api: CPU per list call: query ${perRequestCpu.list.query.cpuMsPerCall} ms, handler ${perRequestCpu.list.handler.cpuMsPerCall} ms, web server ${perRequestCpu.list.webServer} ms`,
+      );
 
       const plain = db.info.kind === "plain-postgresql";
       const listPerSecondGoal = plain ? GOALS.plainListPerSecond : GOALS.embeddedListPerSecond;
@@ -252,7 +266,9 @@ export const scenario: BenchScenario = {
         fixedRate: { requestsPerSecond: FIXED_RATE, connections: FIXED_RATE, ...fixedRate },
         rawDatabase,
         perRequestCpu,
-        listToRawQueryRatio: concurrent.list ? Math.round((concurrent.list.requestsPerSecond / rawDatabase.list.queriesPerSecond) * 100) / 100 : null,
+        listToRawQueryRatio: concurrent.list
+          ? Math.round((concurrent.list.requestsPerSecond / rawDatabase.list.queriesPerSecond) * 100) / 100
+          : null,
         goals: concurrent.list && {
           [`listAtLeast${listPerSecondGoal}PerSecond`]: concurrent.list.requestsPerSecond >= listPerSecondGoal,
           ...(plain ? { listP95Under100ms: concurrent.list.latencyMs.p95 < GOALS.plainListP95Ms } : {}),

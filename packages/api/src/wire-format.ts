@@ -83,7 +83,8 @@ export function serializeOutput(value: unknown): SuperJSONResult {
   }
   const result = { json } as SuperJSONResult;
   // superjson's tree type cannot name a flat record of paths, which is what it writes.
-  for (const _ in annotations) return { ...result, meta: { values: annotations as unknown as NonNullable<SuperJSONResult["meta"]>["values"], v: 1 } };
+  for (const _ in annotations)
+    return { ...result, meta: { values: annotations as unknown as NonNullable<SuperJSONResult["meta"]>["values"], v: 1 } };
   return result;
 }
 

@@ -38,7 +38,9 @@ describe("tRPC procedures run with the caller's organisation", () => {
   it("counts the organisation's hosts, services, items, live agents, open alerts and states, beside another's", async () => {
     const [tenant, other] = await Promise.all([createTenant(db, { deployments: 0 }), createTenant(db, { deployments: 0 })]);
     for (const t of [tenant, other]) {
-      await db.prisma.itemState.create({ data: { seriesId: BigInt(t.seriesId), ts: new Date(), state: "CRITICAL", hardState: "CRITICAL", softCount: 0 } });
+      await db.prisma.itemState.create({
+        data: { seriesId: BigInt(t.seriesId), ts: new Date(), state: "CRITICAL", hardState: "CRITICAL", softCount: 0 },
+      });
     }
     expect(await tenant.admin.caller.dashboard.overview()).toMatchObject({
       hosts: 1,

@@ -51,6 +51,7 @@ describe("serializeOutput", () => {
     ["undefined in an array and an object", [undefined, { a: undefined }]],
     ["a Date reached twice", { a: shared, b: shared }],
     ["an object reached twice", [sharedRow, sharedRow]],
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case
     ["a sparse array", [1, , 3]],
     ["NaN and Infinity", { a: Number.NaN, b: Number.POSITIVE_INFINITY }],
     ["an invalid Date", { at: new Date(Number.NaN) }],

@@ -38,10 +38,16 @@ describe("the tRPC endpoint", () => {
     const { organization, user } = await createTestOrg(db, "editor");
     const signIn = async (expiresInMs: number) => {
       const token = issueToken("tm_session");
-      await createSession(db, { tokenHash: token.hash, userId: user.id, organizationId: organization.id, expiresAt: new Date(Date.now() + expiresInMs) });
+      await createSession(db, {
+        tokenHash: token.hash,
+        userId: user.id,
+        organizationId: organization.id,
+        expiresAt: new Date(Date.now() + expiresInMs),
+      });
       return { hash: token.hash, cookie: `tm_session=${token.secret}` };
     };
-    const me = async (cookie: string) => ((await (await get("session.me", { cookie })).json()) as { result: { data: { json: { role: string } | null } } }).result.data.json;
+    const me = async (cookie: string) =>
+      ((await (await get("session.me", { cookie })).json()) as { result: { data: { json: { role: string } | null } } }).result.data.json;
     const [first, second, expired] = [await signIn(3_600_000), await signIn(3_600_000), await signIn(-1_000)];
     expect(await me(first.cookie)).toMatchObject({ userId: user.id, organizationId: organization.id, role: "editor" });
     expect(await me(expired.cookie)).toBeNull();
