@@ -1,6 +1,8 @@
 import { hashToken, issueToken } from "@tidemark/auth";
 import { seriesKey } from "@tidemark/model";
+import { type Audited, recordAuditedSql } from "./audit.ts";
 import type { Database } from "./database.ts";
+import { inSqlTransaction } from "./sql-transaction.ts";
 
 /** Collector agents of an organisation: their tokens (hash only), liveness and what they run. */
 
@@ -53,27 +55,46 @@ export class AgentNameTakenError extends Error {
 }
 
 /** Creates an agent; the returned token secret is shown once and never stored. */
-export async function createAgent(db: Database, organizationId: string, name: string): Promise<{ agent: AgentView; token: string }> {
+export async function createAgent(
+  db: Database,
+  organizationId: string,
+  name: string,
+  audit?: Audited<{ id: string; name: string; tokenPrefix: string }>,
+): Promise<{ agent: AgentView; token: string }> {
   const token = issueToken("tm_agent");
-  const { rows } = await db.pool.query<{ id: string }>(
-    `INSERT INTO agents (organization_id, name, token_prefix, token_hash) VALUES ($1, $2, $3, $4)
+  const id = await inSqlTransaction(db, async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO agents (organization_id, name, token_prefix, token_hash) VALUES ($1, $2, $3, $4)
      ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
-    [organizationId, name, token.prefix, token.hash],
-  );
-  const id = rows[0]?.id;
-  if (!id) throw new AgentNameTakenError(name);
+      [organizationId, name, token.prefix, token.hash],
+    );
+    const created = rows[0]?.id;
+    if (!created) throw new AgentNameTakenError(name);
+    await recordAuditedSql(client, audit, { id: created, name, tokenPrefix: token.prefix });
+    return created;
+  });
   const agent = (await listAgents(db, organizationId)).find((a) => a.id === id);
   if (!agent) throw new Error(`agent ${id} vanished after it was created`);
   return { agent, token: token.secret };
 }
 
 /** Revokes an agent's token (it can no longer fetch configs nor ship results); false when not found. */
-export async function revokeAgent(db: Database, organizationId: string, agentId: string): Promise<boolean> {
-  const { rowCount } = await db.pool.query(
-    `UPDATE agents SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL`,
-    [agentId, organizationId],
-  );
-  return (rowCount ?? 0) > 0;
+export async function revokeAgent(
+  db: Database,
+  organizationId: string,
+  agentId: string,
+  audit?: Audited<{ id: string; name: string }>,
+): Promise<boolean> {
+  return inSqlTransaction(db, async (client) => {
+    const { rows } = await client.query<{ name: string }>(
+      `UPDATE agents SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL RETURNING name`,
+      [agentId, organizationId],
+    );
+    const revoked = rows[0];
+    if (!revoked) return false;
+    await recordAuditedSql(client, audit, { id: agentId, name: revoked.name });
+    return true;
+  });
 }
 
 /**

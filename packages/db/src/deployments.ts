@@ -2,6 +2,7 @@ import { type EvaluatedItemSpec, type ItemAlerting, isDefaultAlerting, type Targ
 import type { Configuration } from "@tidemark/model";
 import type { AgentStatus } from "@tidemark/protocol";
 import type pg from "pg";
+import { type Audited, recordAuditedSql } from "./audit.ts";
 import { policyFromRow, policyInclude } from "./configuration.ts";
 import type { Database } from "./database.ts";
 
@@ -133,7 +134,11 @@ export interface NewDeployment {
  * Stores a deployment as the organisation's next version, with its targets, and makes its items
  * what the worker evaluates — in one transaction, so the worker never sees half a version.
  */
-export async function createDeployment(db: Database, input: NewDeployment): Promise<{ id: string; version: number }> {
+export async function createDeployment(
+  db: Database,
+  input: NewDeployment,
+  audit?: Audited<{ id: string; version: number }>,
+): Promise<{ id: string; version: number }> {
   for (let attempt = 0; ; attempt++) {
     const client = await db.pool.connect();
     try {
@@ -155,6 +160,7 @@ export async function createDeployment(db: Database, input: NewDeployment): Prom
         );
       }
       await replaceDeployedItems(client, input.organizationId, created.version, input.evaluated);
+      await recordAuditedSql(client, audit, created);
       await client.query("COMMIT");
       return created;
     } catch (error) {

@@ -1,6 +1,8 @@
 import type { IngestResponse } from "@tidemark/protocol";
+import { type Audited, recordAuditedSql } from "./audit.ts";
 import type { Database } from "./database.ts";
 import { ingestBatch } from "./ingest.ts";
+import { inSqlTransaction } from "./sql-transaction.ts";
 
 /**
  * Prometheus remote write into the same store as the agents' batches: the mapped series are
@@ -96,11 +98,21 @@ export async function storeRemoteWrite(db: Database, input: RemoteWriteInput): P
 }
 
 /** Turns create-on-first-sight on or off; the value before, or null when the organisation does not exist. */
-export async function setPrometheusCreatesSeries(db: Database, organizationId: string, on: boolean): Promise<boolean | null> {
-  const { rows } = await db.pool.query<{ before: boolean }>(
-    `UPDATE organizations o SET prometheus_creates_series = $2 FROM organizations b
+export async function setPrometheusCreatesSeries(
+  db: Database,
+  organizationId: string,
+  on: boolean,
+  audit?: Audited<{ before: boolean; after: boolean }>,
+): Promise<boolean | null> {
+  return inSqlTransaction(db, async (client) => {
+    const { rows } = await client.query<{ before: boolean }>(
+      `UPDATE organizations o SET prometheus_creates_series = $2 FROM organizations b
      WHERE o.id = $1 AND b.id = o.id RETURNING b.prometheus_creates_series AS before`,
-    [organizationId, on],
-  );
-  return rows[0]?.before ?? null;
+      [organizationId, on],
+    );
+    const before = rows[0]?.before;
+    if (before === undefined) return null;
+    await recordAuditedSql(client, audit, { before, after: on });
+    return before;
+  });
 }
