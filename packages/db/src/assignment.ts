@@ -1,5 +1,5 @@
-import { recordAuditedSql } from "./audit.ts";
-import { type Actor, ConfigNotFoundError, likePattern, RUNS_NOWHERE, SERVICE_SEARCH } from "./config-edit.ts";
+import { type AuditActor, recordAuditedSql } from "./audit.ts";
+import { ConfigNotFoundError, likePattern, RUNS_NOWHERE, SERVICE_SEARCH } from "./config-edit.ts";
 import type { Database } from "./database.ts";
 import { inSqlTransaction } from "./sql-transaction.ts";
 
@@ -62,7 +62,7 @@ async function checkTargetInOrganisation(db: Database, organizationId: string, t
 /** Gives the targeted services to an agent (null: to none); calculations are left to (or given back to) the server. */
 export async function assignServices(
   db: Database,
-  actor: Actor,
+  actor: AuditActor,
   agentId: string | null,
   target: AssignmentTarget,
 ): Promise<AssignmentResult> {

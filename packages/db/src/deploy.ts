@@ -9,7 +9,7 @@ import {
   servicesRunningNowhere,
   snapshotHash,
 } from "@tidemark/config-render";
-import type { Audited } from "./audit.ts";
+import type { AuditChange, Audited } from "./audit.ts";
 import type { Database } from "./database.ts";
 import { agentDeployStates, createDeployment, readDeploymentSource } from "./deployments.ts";
 
@@ -139,11 +139,28 @@ export async function deploySnapshot(
   return { ...created, configHash, agents };
 }
 
+/** The audit entry of a deployment or rollback (written in the deployment's transaction). */
+export function deploymentChange(opts: { message: string; rollbackOf: number | null }): (deployed: Deployed) => AuditChange {
+  return (deployed) => ({
+    action: opts.rollbackOf === null ? "deployment.create" : "deployment.rollback",
+    targetType: "deployment",
+    targetId: deployed.id,
+    after: {
+      version: deployed.version,
+      configHash: deployed.configHash,
+      rollbackOf: opts.rollbackOf,
+      message: opts.message,
+      agents: deployed.agents,
+    },
+  });
+}
+
 /** Deploys the draft as it is (the seeder, tests and the Deploy button). */
 export async function deployDraft(
   db: Database,
   input: { organizationId: string; createdBy: string | null; message: string },
+  audit?: Audited<Deployed>,
 ): Promise<Deployed> {
   const snapshot = await readDraftSnapshot(db, input.organizationId);
-  return deploySnapshot(db, { ...input, snapshot, rollbackOf: null });
+  return deploySnapshot(db, { ...input, snapshot, rollbackOf: null }, audit);
 }

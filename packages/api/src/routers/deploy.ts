@@ -2,6 +2,7 @@ import { countDeliveries, deliveryState, isSettled } from "@tidemark/config-rend
 import {
   type Deployed,
   DraftInvalidError,
+  deploymentChange,
   deploymentProgress,
   deploymentSnapshot,
   deploySnapshot,
@@ -25,22 +26,6 @@ async function orClientError<T>(run: () => Promise<T>): Promise<T> {
     if (error instanceof SnapshotUnreadableError) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: error.message });
     throw error;
   }
-}
-
-/** The audit entry of a deployment, written in the deployment's transaction. */
-function deploymentChange(opts: { message: string; rollbackOf: number | null }) {
-  return (deployed: Deployed) => ({
-    action: opts.rollbackOf === null ? "deployment.create" : "deployment.rollback",
-    targetType: "deployment",
-    targetId: deployed.id,
-    after: {
-      version: deployed.version,
-      configHash: deployed.configHash,
-      rollbackOf: opts.rollbackOf,
-      message: opts.message,
-      agents: deployed.agents,
-    },
-  });
 }
 
 const deployedSummary = (deployed: Deployed) => ({ id: deployed.id, version: deployed.version, targets: deployed.agents.length });
