@@ -154,6 +154,15 @@ describe("deploying to real agent processes on loopback", () => {
     });
     expect(failed.error).toMatch(/after:elsewhere-svc names no check of this agent/);
     expect((await process.health()).configVersion).toBe(1);
+    // The agent's reports changed the deployments' state: the audit log says the agent did.
+    const reports = await db.prisma.auditEntry.findMany({
+      where: { organizationId: organization.id, action: { in: ["deployment.applied", "deployment.failed"] } },
+      orderBy: { id: "asc" },
+    });
+    expect(reports.map((e) => [e.action, e.actorKind, e.actorName, (e.after as { version: number }).version])).toEqual([
+      ["deployment.applied", "agent", "late", 1],
+      ["deployment.failed", "agent", "late", 2],
+    ]);
     await process.stop();
   });
 
