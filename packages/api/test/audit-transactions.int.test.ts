@@ -1,6 +1,7 @@
-import { applyEvaluations, type Database, ensureSeries } from "@tidemark/db";
+import type { Database } from "@tidemark/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOrgWithItems, createTestOrg, deleteWebhooksOf, testDatabase } from "../../db/test/helpers.ts";
+import { openAlert } from "./open-alert.ts";
 import { signedInMember } from "./signed-in.ts";
 
 /**
@@ -37,28 +38,6 @@ interface Case {
   action: string;
   /** Prepares what the change needs; answers the change, who makes it and what it changes. */
   setup(admin: Admin): Promise<{ change: () => Promise<unknown>; state: () => Promise<unknown>; actorUserId?: string }>;
-}
-
-async function openAlert(organizationId: string): Promise<string> {
-  const key = "h-s-load";
-  const seriesId = (await ensureSeries(db, organizationId, [key])).get(key) as number;
-  await applyEvaluations(db, organizationId, [
-    {
-      seriesId,
-      key,
-      ts: new Date(Date.now() - 60_000),
-      state: "CRITICAL",
-      hardState: "CRITICAL",
-      hard: true,
-      value: 9,
-      threshold: 5,
-      warning: 6,
-      critical: 7,
-      explanation: "CRITICAL 9",
-    },
-  ]);
-  const { rows } = await db.pool.query<{ id: string }>(`SELECT id FROM alerts WHERE organization_id = $1`, [organizationId]);
-  return rows[0]!.id;
 }
 
 const rows = async (sql: string, params: unknown[]) => (await db.pool.query(sql, params)).rows;
@@ -114,7 +93,8 @@ const cases: Case[] = [
   {
     action: "alert.acknowledge",
     setup: async ({ caller, organizationId }) => {
-      const id = await openAlert(organizationId);
+      await openAlert(db, organizationId, "h-s-load");
+      const { id } = await db.prisma.alert.findFirstOrThrow({ where: { organizationId } });
       return {
         change: () => caller.alerts.acknowledge({ id, comment: "on it" }),
         state: () =>

@@ -3,6 +3,7 @@ import type { State } from "@tidemark/thresholds";
 import type { z } from "zod";
 import { type Audited, recordAudited, recordAuditedSql } from "./audit.ts";
 import type { Database } from "./database.ts";
+import { inSqlTransaction } from "./sql-transaction.ts";
 
 export interface AlertEventView {
   id: string;
@@ -129,9 +130,7 @@ export async function acknowledgeAlert(
   now = new Date(),
   audit?: Audited<{ id: string; key: string; severity: State }>,
 ): Promise<{ id: string; key: string; severity: State } | null> {
-  const client = await db.pool.connect();
-  try {
-    await client.query("BEGIN");
+  return inSqlTransaction(db, async (client) => {
     // Locked, so that two editors acknowledging at once get one success and one conflict.
     const { rows } = await client.query<{ key: string; severity: State; acknowledged: boolean }>(
       `SELECT s.key, a.severity, a.acknowledged_at IS NOT NULL AS acknowledged
@@ -139,10 +138,7 @@ export async function acknowledgeAlert(
       [organizationId, alertId],
     );
     const alert = rows[0];
-    if (!alert) {
-      await client.query("ROLLBACK");
-      return null;
-    }
+    if (!alert) return null;
     if (alert.acknowledged) throw new AlertAlreadyAcknowledgedError();
     await client.query(`UPDATE alerts SET acknowledged_at = $2, acknowledged_by = $3, ack_comment = $4 WHERE id = $1`, [
       alertId,
@@ -156,14 +152,8 @@ export async function acknowledgeAlert(
     );
     const acknowledged = { id: alertId, key: alert.key, severity: alert.severity };
     await recordAuditedSql(client, audit, acknowledged);
-    await client.query("COMMIT");
     return acknowledged;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function updateItemAlertSettings(

@@ -1,6 +1,7 @@
 import { hashToken } from "@tidemark/auth";
 import { findPendingInvitation } from "@tidemark/db";
 import { notFound } from "next/navigation";
+import { AuthCard } from "~/components/auth-card";
 import { SignOutButton } from "~/components/sign-out-button";
 import { currentSession } from "~/server/current-session";
 import { getDatabase } from "~/server/database";
@@ -20,26 +21,21 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   if (!invitation) notFound();
   const session = await currentSession();
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <h1 className="brand">
-          <span className="brand-mark">≋</span> Tidemark
-        </h1>
-        <p>
-          You are invited to join <strong>{invitation.organizationName}</strong> as <strong>{invitation.role}</strong>.
-        </p>
-        <p className="muted">The invitation is for {invitation.email}.</p>
-        {session && session.email.toLowerCase() !== invitation.email ? (
-          <>
-            <p role="alert" className="error">
-              You are signed in as {session.email}. Sign out, then open this link again to join as {invitation.email}.
-            </p>
-            <SignOutButton />
-          </>
-        ) : (
-          <InviteActions token={token} email={invitation.email} signedIn={session !== null} />
-        )}
-      </div>
-    </main>
+    <AuthCard>
+      <p>
+        You are invited to join <strong>{invitation.organizationName}</strong> as <strong>{invitation.role}</strong>.
+      </p>
+      <p className="muted">The invitation is for {invitation.email}.</p>
+      {session && session.email.toLowerCase() !== invitation.email ? (
+        <>
+          <p role="alert" className="error">
+            You are signed in as {session.email}. Sign out, then open this link again to join as {invitation.email}.
+          </p>
+          <SignOutButton />
+        </>
+      ) : (
+        <InviteActions token={token} email={invitation.email} signedIn={session !== null} />
+      )}
+    </AuthCard>
   );
 }
