@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { issueToken } from "@tidemark/auth";
-import { assignServices, type Database, deployDraft, provisionAgent } from "@tidemark/db";
+import { assignServices, type Database, deployDraft, deploymentChange, provisionAgent, systemActor } from "@tidemark/db";
 
 /**
  * `npm start`'s demo agents: two agents of the demo organisation that take over its synthetic
@@ -40,6 +40,9 @@ export async function provisionDemoFleet(
     where: { organizationId: organization.id, role: "admin" },
     orderBy: { createdAt: "asc" },
   });
+  // What npm start does here is the system's doing, not the owner's.
+  const by = "npm start (the demo agents)";
+  const system = systemActor(organization.id, by);
   const dir = path.join(opts.dataDir, "demo-agents");
   mkdirSync(dir, { recursive: true });
   const tokens: DemoAgentToken[] = [];
@@ -47,7 +50,7 @@ export async function provisionDemoFleet(
   for (const agent of DEMO_AGENTS) {
     const existed = (await db.prisma.agent.count({ where: { organizationId: organization.id, name: agent.name } })) > 0;
     const token = tokenOf(dir, agent.name);
-    const agentId = await provisionAgent(db, organization.id, agent.name, token);
+    const agentId = await provisionAgent(db, organization.id, agent.name, token, by);
     if (agentId === null) continue;
     tokens.push({ name: agent.name, token });
     // Only when the agent is new: what people reassigned since is theirs.
@@ -57,15 +60,16 @@ export async function provisionDemoFleet(
       select: { id: true },
     });
     for (const host of hosts) {
-      assigned += (await assignServices(db, { organizationId: organization.id, userId: owner.userId }, agentId, { hostId: host.id }))
-        .assigned;
+      assigned += (await assignServices(db, system, agentId, { hostId: host.id })).assigned;
     }
   }
-  if (assigned > 0)
-    await deployDraft(db, {
-      organizationId: organization.id,
-      createdBy: owner?.userId ?? null,
-      message: "the demo agents take over the demo hosts",
-    });
+  if (assigned > 0) {
+    const message = "the demo agents take over the demo hosts";
+    await deployDraft(
+      db,
+      { organizationId: organization.id, createdBy: owner?.userId ?? null, message },
+      { actor: system, describe: deploymentChange({ message, rollbackOf: null }) },
+    );
+  }
   return tokens;
 }

@@ -23,7 +23,7 @@ export async function provisionLocalAgent(
   if (!existsSync(tokenFile)) writeFileSync(tokenFile, `${issueToken("tm_agent").secret}\n`, { mode: 0o600 });
   chmodSync(tokenFile, 0o600);
   const token = readFileSync(tokenFile, "utf8").trim();
-  const agentId = await provisionAgent(db, organization.id, "local", token);
+  const agentId = await provisionAgent(db, organization.id, "local", token, "npm start (the local agent)");
   if (agentId === null) return null;
   await ensureAgentChecks(db, organization.id, agentId, "localhost", [
     {

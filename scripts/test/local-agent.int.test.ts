@@ -23,6 +23,11 @@ describe("npm start's local agent", () => {
     const env = await provisionLocalAgent(db, opts);
     expect(env?.TIDEMARK_AGENT_TOKEN).toMatch(/^tm_agent/);
     expect(await provisionLocalAgent(db, opts)).toEqual(env);
+    // Created once, by the system (npm start), as the audit log says; starting again changes nothing.
+    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId: organization.id, targetType: "agent" } });
+    expect(audit.map((e) => [e.action, e.actorKind, e.actorName, e.actorUserId])).toEqual([
+      ["agent.create", "system", "npm start (the local agent)", null],
+    ]);
 
     const agent = await db.prisma.agent.findFirstOrThrow({ where: { organizationId: organization.id, name: "local" } });
     expect(await revokeAgent(db, organization.id, agent.id)).toBe(true);

@@ -115,7 +115,15 @@ describe("deploying to real agent processes on loopback", () => {
       where: { organizationId: organization.id, targetType: "deployment" },
       orderBy: { createdAt: "asc" },
     });
-    expect(audit.map((a) => a.action)).toEqual(["deployment.create", "deployment.create", "deployment.rollback"]);
+    // Each version by the editor, then applied by the agent (its report, recorded as the agent's).
+    expect(audit.map((a) => [a.action, a.actorKind])).toEqual([
+      ["deployment.create", "user"],
+      ["deployment.applied", "agent"],
+      ["deployment.create", "user"],
+      ["deployment.applied", "agent"],
+      ["deployment.rollback", "user"],
+      ["deployment.applied", "agent"],
+    ]);
     // The editable configuration still is version 2's: deploying it again reaches the agent; then nothing is left to deploy.
     expect((await caller.deploy.deploy({ message: "forward again" })).targets).toBe(1);
     await waitFor("v4 applied", async () => (await process.health()).configVersion === 4);
@@ -154,6 +162,15 @@ describe("deploying to real agent processes on loopback", () => {
     });
     expect(failed.error).toMatch(/after:elsewhere-svc names no check of this agent/);
     expect((await process.health()).configVersion).toBe(1);
+    // The agent's reports changed the deployments' state: the audit log says the agent did.
+    const reports = await db.prisma.auditEntry.findMany({
+      where: { organizationId: organization.id, action: { in: ["deployment.applied", "deployment.failed"] } },
+      orderBy: { id: "asc" },
+    });
+    expect(reports.map((e) => [e.action, e.actorKind, e.actorName, (e.after as { version: number }).version])).toEqual([
+      ["deployment.applied", "agent", "late", 1],
+      ["deployment.failed", "agent", "late", 2],
+    ]);
     await process.stop();
   });
 

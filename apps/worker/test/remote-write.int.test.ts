@@ -95,6 +95,11 @@ describe("POST /api/prom/write", () => {
       { host: "db1:9100", service: "node", url: "prometheus://remote-write", item: "node_cpu_seconds_total{cpu=0;mode=idle}" },
       { host: "db1:9100", service: "node", url: "prometheus://remote-write", item: "node_load1" },
     ]);
+    // The agent that wrote them created them: one audit entry, by the agent, in the creation's transaction.
+    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId, action: "item.remote-write-create" } });
+    expect(audit.map((e) => [e.actorKind, e.actorName, e.actorUserId, (e.after as { items: number }).items])).toEqual([
+      ["agent", "prometheus", null, 2],
+    ]);
   });
 
   it("takes the host and service labels from the query, and only stores configured series when creating is off", async () => {

@@ -1,8 +1,9 @@
 import { decodeTimeline } from "@tidemark/alerts";
-import { applyEvaluations, type Database, ensureSeries, findSession } from "@tidemark/db";
+import { type Database, findSession } from "@tidemark/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, testDatabase } from "../../db/test/helpers.ts";
 import { createCaller } from "../src/index.ts";
+import { openAlert } from "./open-alert.ts";
 
 let db: Database;
 beforeAll(async () => {
@@ -21,33 +22,12 @@ async function callerFor(role: "viewer" | "editor" | "admin", organizationId?: s
   return { orgId, userId: user.id, caller: createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true }) };
 }
 
-async function openAlert(orgId: string, key: string) {
-  const seriesId = (await ensureSeries(db, orgId, [key])).get(key) as number;
-  const ts = new Date(Date.now() - 60_000);
-  await applyEvaluations(db, orgId, [
-    {
-      seriesId,
-      key,
-      ts,
-      state: "CRITICAL",
-      hardState: "CRITICAL",
-      hard: true,
-      value: 9,
-      threshold: 5,
-      warning: 6,
-      critical: 7,
-      explanation: "CRITICAL 9",
-    },
-  ]);
-  return ts;
-}
-
 describe("the alerts router", () => {
   it("serves the timeline and an alert's detail to viewers, scoped to their organisation", async () => {
     const editor = await callerFor("editor");
     const viewer = await callerFor("viewer", editor.orgId);
     const stranger = await callerFor("admin");
-    const ts = await openAlert(editor.orgId, "web01-http-latency");
+    const ts = await openAlert(db, editor.orgId, "web01-http-latency");
     const window = { from: new Date(ts.getTime() - 3_600_000), to: new Date(ts.getTime() + 3_600_000) };
     const timeline = decodeTimeline((await viewer.caller.alerts.timeline(window)).encoded);
     expect(timeline.alerts).toHaveLength(1);
@@ -91,7 +71,7 @@ describe("the alerts router", () => {
   it("lets editors, not viewers, acknowledge, silence and manage webhooks, and audits each", async () => {
     const editor = await callerFor("editor");
     const viewer = await callerFor("viewer", editor.orgId);
-    const ts = await openAlert(editor.orgId, "db01-pg-lag");
+    const ts = await openAlert(db, editor.orgId, "db01-pg-lag");
     const [alert] = decodeTimeline(
       (await editor.caller.alerts.timeline({ from: new Date(ts.getTime() - 60_000), to: new Date(ts.getTime() + 60_000) })).encoded,
     ).alerts;

@@ -1,6 +1,8 @@
 import { hashToken, issueToken } from "@tidemark/auth";
 import { seriesKey } from "@tidemark/model";
+import { type Audited, recordAuditedSql, systemActor } from "./audit.ts";
 import type { Database } from "./database.ts";
+import { inSqlTransaction } from "./sql-transaction.ts";
 
 /** Collector agents of an organisation: their tokens (hash only), liveness and what they run. */
 
@@ -53,44 +55,95 @@ export class AgentNameTakenError extends Error {
 }
 
 /** Creates an agent; the returned token secret is shown once and never stored. */
-export async function createAgent(db: Database, organizationId: string, name: string): Promise<{ agent: AgentView; token: string }> {
+export async function createAgent(
+  db: Database,
+  organizationId: string,
+  name: string,
+  audit?: Audited<{ id: string; name: string; tokenPrefix: string }>,
+): Promise<{ agent: AgentView; token: string }> {
   const token = issueToken("tm_agent");
-  const { rows } = await db.pool.query<{ id: string }>(
-    `INSERT INTO agents (organization_id, name, token_prefix, token_hash) VALUES ($1, $2, $3, $4)
+  const id = await inSqlTransaction(db, async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO agents (organization_id, name, token_prefix, token_hash) VALUES ($1, $2, $3, $4)
      ON CONFLICT (organization_id, name) DO NOTHING RETURNING id`,
-    [organizationId, name, token.prefix, token.hash],
-  );
-  const id = rows[0]?.id;
-  if (!id) throw new AgentNameTakenError(name);
+      [organizationId, name, token.prefix, token.hash],
+    );
+    const created = rows[0]?.id;
+    if (!created) throw new AgentNameTakenError(name);
+    await recordAuditedSql(client, audit, { id: created, name, tokenPrefix: token.prefix });
+    return created;
+  });
   const agent = (await listAgents(db, organizationId)).find((a) => a.id === id);
   if (!agent) throw new Error(`agent ${id} vanished after it was created`);
   return { agent, token: token.secret };
 }
 
 /** Revokes an agent's token (it can no longer fetch configs nor ship results); false when not found. */
-export async function revokeAgent(db: Database, organizationId: string, agentId: string): Promise<boolean> {
-  const { rowCount } = await db.pool.query(
-    `UPDATE agents SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL`,
-    [agentId, organizationId],
-  );
-  return (rowCount ?? 0) > 0;
+export async function revokeAgent(
+  db: Database,
+  organizationId: string,
+  agentId: string,
+  audit?: Audited<{ id: string; name: string }>,
+): Promise<boolean> {
+  return inSqlTransaction(db, async (client) => {
+    const { rows } = await client.query<{ name: string }>(
+      `UPDATE agents SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL RETURNING name`,
+      [agentId, organizationId],
+    );
+    const revoked = rows[0];
+    if (!revoked) return false;
+    await recordAuditedSql(client, audit, { id: agentId, name: revoked.name });
+    return true;
+  });
 }
 
 /**
  * Makes sure an agent with this name exists and accepts `secret` (a token kept outside the
  * database, e.g. in a 0600 file by `npm start`): only its hash is stored. A revoked agent stays
- * revoked: null then, and nothing is changed.
+ * revoked: null then, and nothing is changed. Creating or re-keying it is recorded in the audit
+ * log (same transaction) as the system, named `by`; finding it as it should be changes nothing.
  */
-export async function provisionAgent(db: Database, organizationId: string, name: string, secret: string): Promise<string | null> {
+export async function provisionAgent(
+  db: Database,
+  organizationId: string,
+  name: string,
+  secret: string,
+  by: string,
+): Promise<string | null> {
   const prefix = secret.slice(0, "tm_agent".length + 7);
-  const { rows } = await db.pool.query<{ id: string; revoked: boolean }>(
-    `INSERT INTO agents (organization_id, name, token_prefix, token_hash) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (organization_id, name)
-       DO UPDATE SET token_prefix = EXCLUDED.token_prefix, token_hash = EXCLUDED.token_hash WHERE agents.revoked_at IS NULL
-     RETURNING id`,
-    [organizationId, name, prefix, hashToken(secret)],
-  );
-  return rows[0]?.id ?? null;
+  const tokenHash = hashToken(secret);
+  return inSqlTransaction(db, async (client) => {
+    const { rows: found } = await client.query<{ id: string; token_hash: string; revoked: boolean }>(
+      `SELECT id, token_hash, revoked_at IS NOT NULL AS revoked FROM agents WHERE organization_id = $1 AND name = $2 FOR UPDATE`,
+      [organizationId, name],
+    );
+    const existing = found[0];
+    if (existing?.revoked) return null;
+    if (existing?.token_hash === tokenHash) return existing.id;
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO agents (organization_id, name, token_prefix, token_hash) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organization_id, name)
+         DO UPDATE SET token_prefix = EXCLUDED.token_prefix, token_hash = EXCLUDED.token_hash WHERE agents.revoked_at IS NULL
+       RETURNING id`,
+      [organizationId, name, prefix, tokenHash],
+    );
+    const id = rows[0]?.id;
+    if (!id) return null;
+    await recordAuditedSql(
+      client,
+      {
+        actor: systemActor(organizationId, by),
+        describe: () => ({
+          action: existing ? "agent.rekey" : "agent.create",
+          targetType: "agent",
+          targetId: id,
+          after: { name, tokenPrefix: prefix },
+        }),
+      },
+      id,
+    );
+    return id;
+  });
 }
 
 export interface AgentCheckSpec {

@@ -1,7 +1,9 @@
 import { type ItemAlertSettings, itemAlertSettingsSchema } from "@tidemark/alerts";
 import type { State } from "@tidemark/thresholds";
-import type { Database } from "./database.ts";
 import type { z } from "zod";
+import { type Audited, recordAudited, recordAuditedSql } from "./audit.ts";
+import type { Database } from "./database.ts";
+import { inSqlTransaction } from "./sql-transaction.ts";
 
 export interface AlertEventView {
   id: string;
@@ -126,10 +128,9 @@ export async function acknowledgeAlert(
   userId: string,
   comment: string,
   now = new Date(),
+  audit?: Audited<{ id: string; key: string; severity: State }>,
 ): Promise<{ id: string; key: string; severity: State } | null> {
-  const client = await db.pool.connect();
-  try {
-    await client.query("BEGIN");
+  return inSqlTransaction(db, async (client) => {
     // Locked, so that two editors acknowledging at once get one success and one conflict.
     const { rows } = await client.query<{ key: string; severity: State; acknowledged: boolean }>(
       `SELECT s.key, a.severity, a.acknowledged_at IS NOT NULL AS acknowledged
@@ -137,10 +138,7 @@ export async function acknowledgeAlert(
       [organizationId, alertId],
     );
     const alert = rows[0];
-    if (!alert) {
-      await client.query("ROLLBACK");
-      return null;
-    }
+    if (!alert) return null;
     if (alert.acknowledged) throw new AlertAlreadyAcknowledgedError();
     await client.query(`UPDATE alerts SET acknowledged_at = $2, acknowledged_by = $3, ack_comment = $4 WHERE id = $1`, [
       alertId,
@@ -152,14 +150,10 @@ export async function acknowledgeAlert(
       `INSERT INTO alert_events (alert_id, ts, kind, severity, detail, actor_user_id) VALUES ($1, $2, 'acknowledged', $3, $4, $5)`,
       [alertId, now, alert.severity, comment, userId],
     );
-    await client.query("COMMIT");
-    return { id: alertId, key: alert.key, severity: alert.severity };
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    const acknowledged = { id: alertId, key: alert.key, severity: alert.severity };
+    await recordAuditedSql(client, audit, acknowledged);
+    return acknowledged;
+  });
 }
 
 export async function updateItemAlertSettings(
@@ -167,30 +161,35 @@ export async function updateItemAlertSettings(
   organizationId: string,
   itemId: string,
   input: z.input<typeof itemAlertSettingsSchema>,
+  audit?: Audited<{ before: ItemAlertSettings; after: ItemAlertSettings }>,
 ): Promise<{ before: ItemAlertSettings; after: ItemAlertSettings } | null> {
   // Settings left out take their defaults (where the state comes from, when the item is stale).
   const settings = itemAlertSettingsSchema.parse(input);
-  const item = await db.prisma.serviceItem.findFirst({
-    where: { id: itemId, organizationId },
-    select: { alertRecoveryMargin: true, alertMinDurationSeconds: true, stateSource: true, staleAfterIntervals: true },
+  return db.prisma.$transaction(async (tx) => {
+    const item = await tx.serviceItem.findFirst({
+      where: { id: itemId, organizationId },
+      select: { alertRecoveryMargin: true, alertMinDurationSeconds: true, stateSource: true, staleAfterIntervals: true },
+    });
+    if (!item) return null;
+    await tx.serviceItem.update({
+      where: { id: itemId },
+      data: {
+        alertRecoveryMargin: settings.recoveryMarginPercent,
+        alertMinDurationSeconds: settings.minimumDurationSeconds,
+        stateSource: settings.stateSource,
+        staleAfterIntervals: settings.staleAfterIntervals,
+      },
+    });
+    const changed = {
+      before: {
+        recoveryMarginPercent: item.alertRecoveryMargin,
+        minimumDurationSeconds: item.alertMinDurationSeconds,
+        stateSource: item.stateSource as ItemAlertSettings["stateSource"],
+        staleAfterIntervals: item.staleAfterIntervals,
+      },
+      after: settings,
+    };
+    await recordAudited(tx, audit, changed);
+    return changed;
   });
-  if (!item) return null;
-  await db.prisma.serviceItem.update({
-    where: { id: itemId },
-    data: {
-      alertRecoveryMargin: settings.recoveryMarginPercent,
-      alertMinDurationSeconds: settings.minimumDurationSeconds,
-      stateSource: settings.stateSource,
-      staleAfterIntervals: settings.staleAfterIntervals,
-    },
-  });
-  return {
-    before: {
-      recoveryMarginPercent: item.alertRecoveryMargin,
-      minimumDurationSeconds: item.alertMinDurationSeconds,
-      stateSource: item.stateSource as ItemAlertSettings["stateSource"],
-      staleAfterIntervals: item.staleAfterIntervals,
-    },
-    after: settings,
-  };
 }

@@ -1,3 +1,4 @@
+import { type Audited, recordAudited } from "./audit.ts";
 import type { Role, SessionView } from "./auth.ts";
 import type { Database } from "./database.ts";
 
@@ -39,8 +40,13 @@ export function isApiTokenSession(sessionId: string): boolean {
 export async function createApiToken(
   db: Database,
   input: { organizationId: string; name: string; role: Role; prefix: string; tokenHash: string; createdBy: string },
+  audit?: Audited<ApiTokenView>,
 ): Promise<ApiTokenView> {
-  return view(await db.prisma.apiToken.create({ data: input }));
+  return db.prisma.$transaction(async (tx) => {
+    const created = view(await tx.apiToken.create({ data: input }));
+    await recordAudited(tx, audit, created);
+    return created;
+  });
 }
 
 export async function listApiTokens(db: Database, organizationId: string): Promise<ApiTokenView[]> {
@@ -53,10 +59,14 @@ export async function listApiTokens(db: Database, organizationId: string): Promi
 }
 
 /** Before and after, or null when no active token has this id in the organisation. */
-export async function revokeApiToken(db: Database, organizationId: string, id: string, now = new Date()) {
-  const { count } = await db.prisma.apiToken.updateMany({ where: { id, organizationId, revokedAt: null }, data: { revokedAt: now } });
-  if (count !== 1) return null;
-  return view(await db.prisma.apiToken.findUniqueOrThrow({ where: { id } }));
+export async function revokeApiToken(db: Database, organizationId: string, id: string, now = new Date(), audit?: Audited<ApiTokenView>) {
+  return db.prisma.$transaction(async (tx) => {
+    const { count } = await tx.apiToken.updateMany({ where: { id, organizationId, revokedAt: null }, data: { revokedAt: now } });
+    if (count !== 1) return null;
+    const revoked = view(await tx.apiToken.findUniqueOrThrow({ where: { id } }));
+    await recordAudited(tx, audit, revoked);
+    return revoked;
+  });
 }
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };

@@ -1,6 +1,7 @@
-import { actorFields, recordAudit } from "./audit.ts";
-import { type Actor, ConfigNotFoundError, likePattern, RUNS_NOWHERE, SERVICE_SEARCH } from "./config-edit.ts";
+import { type AuditActor, recordAuditedSql } from "./audit.ts";
+import { ConfigNotFoundError, likePattern, RUNS_NOWHERE, SERVICE_SEARCH } from "./config-edit.ts";
 import type { Database } from "./database.ts";
+import { inSqlTransaction } from "./sql-transaction.ts";
 
 /**
  * Which agent runs which service. Agent-run services (shell, http(s), postgres) get an agent;
@@ -61,15 +62,16 @@ async function checkTargetInOrganisation(db: Database, organizationId: string, t
 /** Gives the targeted services to an agent (null: to none); calculations are left to (or given back to) the server. */
 export async function assignServices(
   db: Database,
-  actor: Actor,
+  actor: AuditActor,
   agentId: string | null,
   target: AssignmentTarget,
 ): Promise<AssignmentResult> {
   const agent = agentId === null ? null : await activeAgentName(db, actor.organizationId, agentId);
   await checkTargetInOrganisation(db, actor.organizationId, target);
   const filter = targetFilter(target);
-  const { rows } = await db.pool.query<{ assigned: number; calculations: number }>(
-    `WITH targets AS (
+  return inSqlTransaction(db, async (client) => {
+    const { rows } = await client.query<{ assigned: number; calculations: number }>(
+      `WITH targets AS (
        SELECT s.id, s.url LIKE 'bischeck://%' AS calculation FROM services s JOIN hosts h ON h.id = s.host_id
        WHERE s.organization_id = $1 AND ${filter.sql}
      ), updated AS (
@@ -77,17 +79,19 @@ export async function assignServices(
        WHERE s.id = t.id AND s.agent_id IS DISTINCT FROM (CASE WHEN t.calculation THEN NULL ELSE $2::uuid END) RETURNING s.id
      )
      SELECT (SELECT count(*)::int FROM targets WHERE NOT calculation) AS assigned, (SELECT count(*)::int FROM targets WHERE calculation) AS calculations`,
-    [actor.organizationId, agentId, filter.param],
-  );
-  const result = rows[0] ?? { assigned: 0, calculations: 0 };
-  await recordAudit(db, {
-    ...actorFields(actor),
-    action: "service.assign",
-    targetType: "agent",
-    targetId: agentId,
-    after: { agent, target, ...result },
+      [actor.organizationId, agentId, filter.param],
+    );
+    const result = rows[0] ?? { assigned: 0, calculations: 0 };
+    await recordAuditedSql(
+      client,
+      {
+        actor,
+        describe: () => ({ action: "service.assign", targetType: "agent", targetId: agentId, after: { agent, target, ...result } }),
+      },
+      result,
+    );
+    return result;
   });
-  return result;
 }
 
 export interface AgentService {

@@ -20,7 +20,10 @@ export interface AuditRow {
   createdAt: Date;
   actorUserId: string | null;
   actorKind: string;
+  /** As recorded: the API token's, agent's or system part's name, or the address of a failed sign-in. */
   actorName: string | null;
+  /** The person (or the person an API token acts for), by their current name and email. */
+  actorUserName: string | null;
   actorEmail: string | null;
   action: string;
   targetType: string;
@@ -55,7 +58,8 @@ export async function listAuditEntries(db: Database, organizationId: string, fil
     createdAt: r.createdAt,
     actorUserId: r.actorUserId,
     actorKind: r.actorKind,
-    actorName: r.actorUserId ? (byId.get(r.actorUserId)?.name ?? null) : null,
+    actorName: r.actorName,
+    actorUserName: r.actorUserId ? (byId.get(r.actorUserId)?.name ?? null) : null,
     actorEmail: r.actorUserId ? (byId.get(r.actorUserId)?.email ?? null) : null,
     action: r.action,
     targetType: r.targetType,

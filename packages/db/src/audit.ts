@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { PrismaClient } from "./prisma.ts";
 
 /** `anonymous`: someone not signed in (a failed sign-in). */
@@ -15,6 +16,35 @@ export interface AuditActor {
   kind?: ActorKind;
   /** The API token's or agent's name. */
   name?: string | null;
+}
+
+/** The system itself (the worker, the server's own housekeeping) acting in an organisation. */
+export function systemActor(organizationId: string, name: string): AuditActor {
+  return { organizationId, userId: null, kind: "system", name };
+}
+
+/** An agent acting in its organisation (e.g. reporting a configuration version applied). */
+export function agentActor(organizationId: string, agentName: string): AuditActor {
+  return { organizationId, userId: null, kind: "agent", name: agentName };
+}
+
+/** What one change writes to the audit log. */
+export interface AuditChange {
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+/**
+ * Given to a mutation: who makes the change and how its result reads in the log. The mutation
+ * writes the entry inside its own transaction, so that a change never lands without its entry and
+ * a failed change leaves none. `describe` returning null writes nothing (nothing changed).
+ */
+export interface Audited<T> {
+  actor: AuditActor;
+  describe: (result: T) => AuditChange | null;
 }
 
 /** The audit fields of an actor. */
@@ -57,3 +87,34 @@ export async function recordAudit(db: { prisma: Pick<PrismaClient, "auditEntry">
     },
   });
 }
+
+/** Writes the entry `audit` makes of `result` through the transaction `tx` of the change (Prisma). */
+export async function recordAudited<T>(tx: { auditEntry: PrismaClient["auditEntry"] }, audit: Audited<T> | undefined, result: T) {
+  const change = audit?.describe(result);
+  if (!audit || !change) return;
+  await recordAudit({ prisma: tx }, { ...actorFields(audit.actor), ...change });
+}
+
+/** Writes the entry `audit` makes of `result` on `client`, inside the change's BEGIN … COMMIT (plain SQL). */
+export async function recordAuditedSql<T>(client: Pick<pg.PoolClient, "query">, audit: Audited<T> | undefined, result: T) {
+  const change = audit?.describe(result);
+  if (!audit || !change) return;
+  const actor = actorFields(audit.actor);
+  await client.query(
+    `INSERT INTO audit_log (organization_id, actor_user_id, actor_kind, actor_name, action, target_type, target_id, before, after)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb)`,
+    [
+      actor.organizationId,
+      actor.actorUserId,
+      actor.actorKind,
+      actor.actorName,
+      change.action,
+      change.targetType,
+      change.targetId,
+      toJsonText(change.before),
+      toJsonText(change.after),
+    ],
+  );
+}
+
+const toJsonText = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));

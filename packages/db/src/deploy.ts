@@ -9,6 +9,7 @@ import {
   servicesRunningNowhere,
   snapshotHash,
 } from "@tidemark/config-render";
+import type { AuditChange, Audited } from "./audit.ts";
 import type { Database } from "./database.ts";
 import { agentDeployStates, createDeployment, readDeploymentSource } from "./deployments.ts";
 
@@ -115,28 +116,51 @@ export interface Deployed {
 export async function deploySnapshot(
   db: Database,
   input: { organizationId: string; createdBy: string | null; snapshot: DeploymentSnapshot; message: string; rollbackOf: number | null },
+  audit?: Audited<Deployed>,
 ): Promise<Deployed> {
   const plans = await agentPlans(db, input.organizationId, input.snapshot, Date.now());
   const affected = plans.filter((p) => p.affected);
   const configHash = snapshotHash(input.snapshot);
-  const created = await createDeployment(db, {
-    organizationId: input.organizationId,
-    createdBy: input.createdBy,
-    snapshot: input.snapshot,
-    configHash,
-    message: input.message,
-    rollbackOf: input.rollbackOf,
-    targets: affected.map((p) => ({ agentId: p.agentId, renderedHash: p.renderedHash })),
-    evaluated: evaluatedItems(input.snapshot),
+  const agents = affected.map((p) => p.name);
+  const created = await createDeployment(
+    db,
+    {
+      organizationId: input.organizationId,
+      createdBy: input.createdBy,
+      snapshot: input.snapshot,
+      configHash,
+      message: input.message,
+      rollbackOf: input.rollbackOf,
+      targets: affected.map((p) => ({ agentId: p.agentId, renderedHash: p.renderedHash })),
+      evaluated: evaluatedItems(input.snapshot),
+    },
+    audit && { actor: audit.actor, describe: (stored) => audit.describe({ ...stored, configHash, agents }) },
+  );
+  return { ...created, configHash, agents };
+}
+
+/** The audit entry of a deployment or rollback (written in the deployment's transaction). */
+export function deploymentChange(opts: { message: string; rollbackOf: number | null }): (deployed: Deployed) => AuditChange {
+  return (deployed) => ({
+    action: opts.rollbackOf === null ? "deployment.create" : "deployment.rollback",
+    targetType: "deployment",
+    targetId: deployed.id,
+    after: {
+      version: deployed.version,
+      configHash: deployed.configHash,
+      rollbackOf: opts.rollbackOf,
+      message: opts.message,
+      agents: deployed.agents,
+    },
   });
-  return { ...created, configHash, agents: affected.map((p) => p.name) };
 }
 
 /** Deploys the draft as it is (the seeder, tests and the Deploy button). */
 export async function deployDraft(
   db: Database,
   input: { organizationId: string; createdBy: string | null; message: string },
+  audit?: Audited<Deployed>,
 ): Promise<Deployed> {
   const snapshot = await readDraftSnapshot(db, input.organizationId);
-  return deploySnapshot(db, { ...input, snapshot, rollbackOf: null });
+  return deploySnapshot(db, { ...input, snapshot, rollbackOf: null }, audit);
 }

@@ -2,8 +2,10 @@ import { type EvaluatedItemSpec, type ItemAlerting, isDefaultAlerting, type Targ
 import type { Configuration } from "@tidemark/model";
 import type { AgentStatus } from "@tidemark/protocol";
 import type pg from "pg";
+import { type Audited, agentActor, recordAuditedSql } from "./audit.ts";
 import { policyFromRow, policyInclude } from "./configuration.ts";
 import type { Database } from "./database.ts";
+import { inSqlTransaction } from "./sql-transaction.ts";
 
 /**
  * Deployments: immutable, versioned snapshots of an organisation's configuration, and their
@@ -133,7 +135,11 @@ export interface NewDeployment {
  * Stores a deployment as the organisation's next version, with its targets, and makes its items
  * what the worker evaluates — in one transaction, so the worker never sees half a version.
  */
-export async function createDeployment(db: Database, input: NewDeployment): Promise<{ id: string; version: number }> {
+export async function createDeployment(
+  db: Database,
+  input: NewDeployment,
+  audit?: Audited<{ id: string; version: number }>,
+): Promise<{ id: string; version: number }> {
   for (let attempt = 0; ; attempt++) {
     const client = await db.pool.connect();
     try {
@@ -155,6 +161,7 @@ export async function createDeployment(db: Database, input: NewDeployment): Prom
         );
       }
       await replaceDeployedItems(client, input.organizationId, created.version, input.evaluated);
+      await recordAuditedSql(client, audit, created);
       await client.query("COMMIT");
       return created;
     } catch (error) {
@@ -352,26 +359,49 @@ export function retryDelayMs(attempts: number): number {
 
 /**
  * The agent's report on a version: applied (its applied version moves forward) or failed
- * (retried with backoff). False when no deployment of that version targeted this agent.
+ * (retried with backoff). False when no deployment of that version targeted this agent. A report
+ * that changes the target's state is recorded in the audit log as the agent's doing (same transaction).
  */
 export async function recordAgentStatus(db: Database, agentId: string, report: AgentStatus): Promise<boolean> {
-  const { rows } = await db.pool.query<{ attempts: number }>(
-    `UPDATE deployment_targets t SET status = $3::delivery_status, last_error = $4, updated_at = now()
-     FROM deployments d, agents a
-     WHERE d.id = t.deployment_id AND a.id = t.agent_id AND t.agent_id = $1 AND d.version = $2 AND d.organization_id = a.organization_id
-     RETURNING t.attempts`,
-    [agentId, report.version, report.status, report.status === "failed" ? (report.error ?? "failed without a reason") : null],
-  );
-  const target = rows[0];
-  if (!target) return false;
-  if (report.status === "applied") {
-    await db.pool.query(`UPDATE agents SET applied_version = $2, applied_hash = $3 WHERE id = $1`, [agentId, report.version, report.hash]);
-  } else {
-    await db.pool.query(
-      `UPDATE deployment_targets t SET next_attempt_at = now() + make_interval(secs => $3)
-       FROM deployments d WHERE d.id = t.deployment_id AND t.agent_id = $1 AND d.version = $2`,
-      [agentId, report.version, retryDelayMs(target.attempts) / 1000],
+  return inSqlTransaction(db, async (client) => {
+    const { rows } = await client.query<{ deployment_id: string; status: string; name: string; organization_id: string }>(
+      `SELECT t.deployment_id, t.status, a.name, a.organization_id
+       FROM deployment_targets t JOIN deployments d ON d.id = t.deployment_id JOIN agents a ON a.id = t.agent_id
+       WHERE t.agent_id = $1 AND d.version = $2 AND d.organization_id = a.organization_id FOR UPDATE OF t`,
+      [agentId, report.version],
     );
-  }
-  return true;
+    const target = rows[0];
+    if (!target) return false;
+    const error = report.status === "failed" ? (report.error ?? "failed without a reason") : null;
+    const { rows: updated } = await client.query<{ attempts: number }>(
+      `UPDATE deployment_targets SET status = $3::delivery_status, last_error = $4, updated_at = now()
+       WHERE deployment_id = $1 AND agent_id = $2 RETURNING attempts`,
+      [target.deployment_id, agentId, report.status, error],
+    );
+    if (report.status === "applied") {
+      await client.query(`UPDATE agents SET applied_version = $2, applied_hash = $3 WHERE id = $1`, [agentId, report.version, report.hash]);
+    } else {
+      await client.query(
+        `UPDATE deployment_targets SET next_attempt_at = now() + make_interval(secs => $3) WHERE deployment_id = $1 AND agent_id = $2`,
+        [target.deployment_id, agentId, retryDelayMs(updated[0]?.attempts ?? 1) / 1000],
+      );
+    }
+    if (target.status !== report.status) {
+      await recordAuditedSql(
+        client,
+        {
+          actor: agentActor(target.organization_id, target.name),
+          describe: () => ({
+            action: `deployment.${report.status}`,
+            targetType: "deployment",
+            targetId: target.deployment_id,
+            before: { status: target.status },
+            after: { version: report.version, status: report.status, ...(error ? { error } : {}) },
+          }),
+        },
+        null,
+      );
+    }
+    return true;
+  });
 }

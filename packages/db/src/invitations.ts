@@ -1,3 +1,4 @@
+import { type Audited, recordAudit, recordAudited } from "./audit.ts";
 import type { Role } from "./auth.ts";
 import type { Database } from "./database.ts";
 
@@ -27,9 +28,13 @@ const view = (i: InvitationView): InvitationView => ({
 export async function createInvitation(
   db: Database,
   input: { organizationId: string; email: string; role: Role; tokenHash: string; createdBy: string; expiresAt: Date },
+  audit?: Audited<InvitationView>,
 ): Promise<InvitationView> {
-  const invitation = await db.prisma.invitation.create({ data: { ...input, email: input.email.toLowerCase() } });
-  return view(invitation);
+  return db.prisma.$transaction(async (tx) => {
+    const invitation = view(await tx.invitation.create({ data: { ...input, email: input.email.toLowerCase() } }));
+    await recordAudited(tx, audit, invitation);
+    return invitation;
+  });
 }
 
 export async function listInvitations(db: Database, organizationId: string): Promise<InvitationView[]> {
@@ -38,11 +43,20 @@ export async function listInvitations(db: Database, organizationId: string): Pro
 }
 
 /** Deletes a pending invitation; null when there is none with this id in the organisation. */
-export async function revokeInvitation(db: Database, organizationId: string, id: string): Promise<InvitationView | null> {
-  const invitation = await db.prisma.invitation.findFirst({ where: { id, organizationId, acceptedAt: null } });
-  if (!invitation) return null;
-  await db.prisma.invitation.delete({ where: { id } });
-  return view(invitation);
+export async function revokeInvitation(
+  db: Database,
+  organizationId: string,
+  id: string,
+  audit?: Audited<InvitationView>,
+): Promise<InvitationView | null> {
+  return db.prisma.$transaction(async (tx) => {
+    const invitation = await tx.invitation.findFirst({ where: { id, organizationId, acceptedAt: null } });
+    if (!invitation) return null;
+    await tx.invitation.delete({ where: { id } });
+    const revoked = view(invitation);
+    await recordAudited(tx, audit, revoked);
+    return revoked;
+  });
 }
 
 export interface PendingInvitation extends InvitationView {
@@ -59,9 +73,16 @@ export async function findPendingInvitation(db: Database, tokenHash: string, now
 
 /**
  * Marks the invitation accepted and makes the user a member with its role (an existing membership
- * keeps the higher of the two roles). Returns null when the invitation was taken meanwhile.
+ * keeps the higher of the two roles), recording it in the organisation's audit log in the same
+ * transaction (`newAccount`: the user signed up with it). Returns null when the invitation was taken meanwhile.
  */
-export async function acceptInvitation(db: Database, invitationId: string, userId: string, now = new Date()) {
+export async function acceptInvitation(
+  db: Database,
+  invitationId: string,
+  userId: string,
+  opts: { newAccount?: boolean; now?: Date } = {},
+) {
+  const now = opts.now ?? new Date();
   return db.prisma.$transaction(async (tx) => {
     const { count } = await tx.invitation.updateMany({
       where: { id: invitationId, acceptedAt: null, expiresAt: { gt: now } },
@@ -79,6 +100,19 @@ export async function acceptInvitation(db: Database, invitationId: string, userI
       create: { userId, organizationId: invitation.organizationId, role },
       update: { role },
     });
+    await recordAudit(
+      { prisma: tx },
+      {
+        organizationId: invitation.organizationId,
+        actorUserId: userId,
+        actorKind: "user",
+        action: "invitation.accept",
+        targetType: "member",
+        targetId: userId,
+        before: existing ? { role: existing.role } : null,
+        after: { role, invitationId, ...(opts.newAccount ? { newAccount: true } : {}) },
+      },
+    );
     return { organizationId: invitation.organizationId, role, previousRole: existing?.role ?? null };
   });
 }

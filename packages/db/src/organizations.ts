@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { type Audited, recordAudit, recordAudited } from "./audit.ts";
 import type { Role } from "./auth.ts";
 import type { Database } from "./database.ts";
 
@@ -27,15 +28,31 @@ export function organizationSlug(name: string): string {
   return `${base || "org"}-${randomBytes(3).toString("hex")}`;
 }
 
-/** A new organisation with `userId` as its admin. */
+type Tx = Parameters<Parameters<Database["prisma"]["$transaction"]>[0]>[0];
+
+/** A new organisation with `userId` as its admin; its audit log starts with its creation, in the same transaction. */
 export async function createOrganization(db: Database, input: { name: string; userId: string }) {
-  return db.prisma.organization.create({
-    data: {
-      name: input.name,
-      slug: organizationSlug(input.name),
-      memberships: { create: { userId: input.userId, role: "admin" } },
-    },
+  return db.prisma.$transaction((tx) => createOrganizationIn(tx, input.name, input.userId));
+}
+
+/** The organisation and, in the same transaction `tx`, its first audit entry (written in the organisation itself). */
+async function createOrganizationIn(tx: Tx, name: string, userId: string) {
+  const organization = await tx.organization.create({
+    data: { name, slug: organizationSlug(name), memberships: { create: { userId, role: "admin" } } },
   });
+  await recordAudit(
+    { prisma: tx },
+    {
+      organizationId: organization.id,
+      actorUserId: userId,
+      actorKind: "user",
+      action: "organization.create",
+      targetType: "organization",
+      targetId: organization.id,
+      after: { name: organization.name, slug: organization.slug },
+    },
+  );
+  return organization;
 }
 
 /** A new account, optionally with a new organisation it administers (sign-up without an invitation). */
@@ -47,15 +64,7 @@ export async function createUser(
   return db.prisma.$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email } })) throw new EmailTakenError(email);
     const user = await tx.user.create({ data: { email, name: input.name, passwordHash: input.passwordHash } });
-    const organization = input.organizationName
-      ? await tx.organization.create({
-          data: {
-            name: input.organizationName,
-            slug: organizationSlug(input.organizationName),
-            memberships: { create: { userId: user.id, role: "admin" } },
-          },
-        })
-      : null;
+    const organization = input.organizationName ? await createOrganizationIn(tx, input.organizationName, user.id) : null;
     return { user, organization };
   });
 }
@@ -90,8 +99,6 @@ export async function listMembers(db: Database, organizationId: string): Promise
   return rows.map((m) => ({ userId: m.userId, email: m.user.email, name: m.user.name, role: m.role, joinedAt: m.createdAt }));
 }
 
-type Tx = Parameters<Parameters<Database["prisma"]["$transaction"]>[0]>[0];
-
 /** Locks the organisation's admin rows so two concurrent demotions cannot both pass the last-admin check. */
 async function otherAdmins(tx: Tx, organizationId: string, userId: string): Promise<number> {
   const rows = await tx.$queryRaw<{ user_id: string }[]>`
@@ -100,18 +107,26 @@ async function otherAdmins(tx: Tx, organizationId: string, userId: string): Prom
 }
 
 /** Before and after, or null when the user is not a member of this organisation. */
-export async function changeMemberRole(db: Database, organizationId: string, userId: string, role: Role) {
+export async function changeMemberRole(
+  db: Database,
+  organizationId: string,
+  userId: string,
+  role: Role,
+  audit?: Audited<{ before: { role: Role }; after: { role: Role } }>,
+) {
   return db.prisma.$transaction(async (tx) => {
     const before = await tx.membership.findUnique({ where: { userId_organizationId: { userId, organizationId } } });
     if (!before) return null;
     if (before.role === "admin" && role !== "admin" && (await otherAdmins(tx, organizationId, userId)) === 0) throw new LastAdminError();
     const after = await tx.membership.update({ where: { userId_organizationId: { userId, organizationId } }, data: { role } });
-    return { before: { role: before.role }, after: { role: after.role } };
+    const changed = { before: { role: before.role }, after: { role: after.role } };
+    await recordAudited(tx, audit, changed);
+    return changed;
   });
 }
 
 /** Removes the membership and the user's sessions in this organisation; null when not a member. */
-export async function removeMember(db: Database, organizationId: string, userId: string) {
+export async function removeMember(db: Database, organizationId: string, userId: string, audit?: Audited<{ email: string; role: Role }>) {
   return db.prisma.$transaction(async (tx) => {
     const before = await tx.membership.findUnique({
       where: { userId_organizationId: { userId, organizationId } },
@@ -121,7 +136,9 @@ export async function removeMember(db: Database, organizationId: string, userId:
     if (before.role === "admin" && (await otherAdmins(tx, organizationId, userId)) === 0) throw new LastAdminError();
     await tx.membership.delete({ where: { userId_organizationId: { userId, organizationId } } });
     await tx.session.deleteMany({ where: { userId, activeOrganizationId: organizationId } });
-    return { email: before.user.email, role: before.role };
+    const removed = { email: before.user.email, role: before.role };
+    await recordAudited(tx, audit, removed);
+    return removed;
   });
 }
 
@@ -132,8 +149,17 @@ export async function organizationTimeZone(db: Database, organizationId: string)
 }
 
 /** Sets the time zone (validated by the caller); before and after, for the audit log. */
-export async function setOrganizationTimeZone(db: Database, organizationId: string, timeZone: string) {
-  const before = await organizationTimeZone(db, organizationId);
-  await db.prisma.organization.update({ where: { id: organizationId }, data: { timeZone } });
-  return { before: { timeZone: before }, after: { timeZone } };
+export async function setOrganizationTimeZone(
+  db: Database,
+  organizationId: string,
+  timeZone: string,
+  audit?: Audited<{ before: { timeZone: string }; after: { timeZone: string } }>,
+) {
+  return db.prisma.$transaction(async (tx) => {
+    const before = await tx.organization.findUnique({ where: { id: organizationId }, select: { timeZone: true } });
+    await tx.organization.update({ where: { id: organizationId }, data: { timeZone } });
+    const change = { before: { timeZone: before?.timeZone ?? "UTC" }, after: { timeZone } };
+    await recordAudited(tx, audit, change);
+    return change;
+  });
 }

@@ -1,6 +1,8 @@
 import type { IngestResponse } from "@tidemark/protocol";
+import { type AuditActor, type Audited, recordAuditedSql } from "./audit.ts";
 import type { Database } from "./database.ts";
 import { ingestBatch } from "./ingest.ts";
+import { inSqlTransaction } from "./sql-transaction.ts";
 
 /**
  * Prometheus remote write into the same store as the agents' batches: the mapped series are
@@ -17,6 +19,8 @@ export interface RemoteWriteSeries {
 
 export interface RemoteWriteInput {
   organizationId: string;
+  /** Who writes (the agent, or the API token, by name): the audit log's actor for the series it creates. */
+  writer: AuditActor;
   agentId: string | null;
   /** Derived from the request body, so that Prometheus retrying a request stores nothing twice. */
   batchId: string;
@@ -42,11 +46,13 @@ export async function prometheusCreatesSeries(db: Database, organizationId: stri
 }
 
 /**
- * Creates the hosts, services and items of series the organisation has no item for. Each level is
- * one INSERT … ON CONFLICT DO NOTHING, so concurrent requests naming the same new series both
- * succeed and create it once. Returns how many items were created.
+ * Creates the hosts, services and items of series the organisation has no item for, with their
+ * audit entry by `writer`, in one transaction. Each level is one INSERT … ON CONFLICT DO NOTHING,
+ * so concurrent requests naming the same new series both succeed and create it once. Returns how
+ * many items were created.
  */
-export async function createMissingSeries(db: Database, organizationId: string, series: readonly RemoteWriteSeries[]): Promise<number> {
+export async function createMissingSeries(db: Database, writer: AuditActor, series: readonly RemoteWriteSeries[]): Promise<number> {
+  const { organizationId } = writer;
   if (!series.length) return 0;
   const keys = series.map((s) => s.key);
   const { rows: missing } = await db.pool.query<{ key: string }>(
@@ -57,35 +63,56 @@ export async function createMissingSeries(db: Database, organizationId: string, 
   const wanted = new Set(missing.map((m) => m.key));
   const input = JSON.stringify(series.filter((s) => wanted.has(s.key)));
   const recordset = `json_to_recordset($2::json) AS i(host text, service text, item text, key text)`;
-  await db.pool.query(
-    `INSERT INTO hosts (organization_id, name, description)
+  return inSqlTransaction(db, async (client) => {
+    await client.query(
+      `INSERT INTO hosts (organization_id, name, description)
      SELECT DISTINCT $1::uuid, i.host, 'created by Prometheus remote write' FROM ${recordset}
      ON CONFLICT DO NOTHING`,
-    [organizationId, input],
-  );
-  await db.pool.query(
-    `INSERT INTO services (organization_id, host_id, name, description, schedules, url)
+      [organizationId, input],
+    );
+    await client.query(
+      `INSERT INTO services (organization_id, host_id, name, description, schedules, url)
      SELECT DISTINCT $1::uuid, h.id, i.service, 'created by Prometheus remote write', ARRAY[$3::text], $4
      FROM ${recordset} JOIN hosts h ON h.organization_id = $1 AND h.name = i.host
      ON CONFLICT DO NOTHING`,
-    [organizationId, input, PROMETHEUS_SCHEDULE, PROMETHEUS_SERVICE_URL],
-  );
-  const { rowCount } = await db.pool.query(
-    `INSERT INTO service_items (organization_id, service_id, name, description, exec_statement, series_key)
+      [organizationId, input, PROMETHEUS_SCHEDULE, PROMETHEUS_SERVICE_URL],
+    );
+    const { rows: created } = await client.query<{ series_key: string }>(
+      `INSERT INTO service_items (organization_id, service_id, name, description, exec_statement, series_key)
      SELECT $1::uuid, s.id, i.item, 'created by Prometheus remote write', i.item, i.key
      FROM ${recordset}
      JOIN hosts h ON h.organization_id = $1 AND h.name = i.host
      JOIN services s ON s.host_id = h.id AND s.name = i.service
-     ON CONFLICT DO NOTHING`,
-    [organizationId, input],
-  );
-  return rowCount ?? 0;
+     ON CONFLICT DO NOTHING RETURNING series_key`,
+      [organizationId, input],
+    );
+    await recordAuditedSql(
+      client,
+      seriesCreated(writer),
+      created.map((c) => c.series_key),
+    );
+    return created.length;
+  });
+}
+
+/** The audit entry of items created by remote write (none when nothing was new); at most 50 keys are listed. */
+function seriesCreated(writer: AuditActor): Audited<string[]> {
+  return {
+    actor: writer,
+    describe: (keys) =>
+      keys.length === 0
+        ? null
+        : {
+            action: "item.remote-write-create",
+            targetType: "service_item",
+            targetId: null,
+            after: { items: keys.length, series: keys.slice(0, 50) },
+          },
+  };
 }
 
 export async function storeRemoteWrite(db: Database, input: RemoteWriteInput): Promise<RemoteWriteOutcome> {
-  const created = (await prometheusCreatesSeries(db, input.organizationId))
-    ? await createMissingSeries(db, input.organizationId, input.series)
-    : 0;
+  const created = (await prometheusCreatesSeries(db, input.organizationId)) ? await createMissingSeries(db, input.writer, input.series) : 0;
   if (!input.results.length) return { batchId: input.batchId, accepted: 0, duplicate: false, unknownSeries: [], created };
   const stored = await ingestBatch(db, {
     organizationId: input.organizationId,
@@ -96,11 +123,21 @@ export async function storeRemoteWrite(db: Database, input: RemoteWriteInput): P
 }
 
 /** Turns create-on-first-sight on or off; the value before, or null when the organisation does not exist. */
-export async function setPrometheusCreatesSeries(db: Database, organizationId: string, on: boolean): Promise<boolean | null> {
-  const { rows } = await db.pool.query<{ before: boolean }>(
-    `UPDATE organizations o SET prometheus_creates_series = $2 FROM organizations b
+export async function setPrometheusCreatesSeries(
+  db: Database,
+  organizationId: string,
+  on: boolean,
+  audit?: Audited<{ before: boolean; after: boolean }>,
+): Promise<boolean | null> {
+  return inSqlTransaction(db, async (client) => {
+    const { rows } = await client.query<{ before: boolean }>(
+      `UPDATE organizations o SET prometheus_creates_series = $2 FROM organizations b
      WHERE o.id = $1 AND b.id = o.id RETURNING b.prometheus_creates_series AS before`,
-    [organizationId, on],
-  );
-  return rows[0]?.before ?? null;
+      [organizationId, on],
+    );
+    const before = rows[0]?.before;
+    if (before === undefined) return null;
+    await recordAuditedSql(client, audit, { before, after: on });
+    return before;
+  });
 }

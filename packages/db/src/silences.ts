@@ -1,4 +1,5 @@
 import type { SilenceMatchers } from "@tidemark/alerts";
+import { type Audited, recordAudited } from "./audit.ts";
 import type { Database } from "./database.ts";
 
 export interface SilenceView {
@@ -30,18 +31,23 @@ export async function createSilence(
   organizationId: string,
   userId: string | null,
   silence: NewSilence,
+  audit?: Audited<SilenceView>,
 ): Promise<SilenceView> {
-  const row = await db.prisma.silence.create({
-    data: {
-      organizationId,
-      matchers: silence.matchers,
-      startsAt: silence.startsAt,
-      endsAt: silence.endsAt,
-      comment: silence.comment,
-      createdBy: userId,
-    },
+  return db.prisma.$transaction(async (tx) => {
+    const row = await tx.silence.create({
+      data: {
+        organizationId,
+        matchers: silence.matchers,
+        startsAt: silence.startsAt,
+        endsAt: silence.endsAt,
+        comment: silence.comment,
+        createdBy: userId,
+      },
+    });
+    const created = view(row);
+    await recordAudited(tx, audit, created);
+    return created;
   });
-  return view(row);
 }
 
 /** Active and upcoming silences first (by end), then, when asked, the expired ones. */
@@ -68,11 +74,16 @@ export async function expireSilence(
   organizationId: string,
   silenceId: string,
   now = new Date(),
+  audit?: Audited<{ before: SilenceView; after: SilenceView }>,
 ): Promise<{ before: SilenceView; after: SilenceView } | null> {
-  const before = await db.prisma.silence.findFirst({ where: { id: silenceId, organizationId, endsAt: { gt: now } } });
-  if (!before) return null;
-  // Never let the end precede the start: a silence that has not begun yet ends where it starts.
-  const endsAt = before.startsAt > now ? before.startsAt : now;
-  const after = await db.prisma.silence.update({ where: { id: before.id }, data: { endsAt } });
-  return { before: view(before), after: view(after) };
+  return db.prisma.$transaction(async (tx) => {
+    const before = await tx.silence.findFirst({ where: { id: silenceId, organizationId, endsAt: { gt: now } } });
+    if (!before) return null;
+    // Never let the end precede the start: a silence that has not begun yet ends where it starts.
+    const endsAt = before.startsAt > now ? before.startsAt : now;
+    const after = await tx.silence.update({ where: { id: before.id }, data: { endsAt } });
+    const expired = { before: view(before), after: view(after) };
+    await recordAudited(tx, audit, expired);
+    return expired;
+  });
 }

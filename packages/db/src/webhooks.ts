@@ -1,3 +1,4 @@
+import { type Audited, recordAudited } from "./audit.ts";
 import type { Database } from "./database.ts";
 
 /** Webhook receivers and the log of what was delivered to them. */
@@ -32,8 +33,13 @@ export async function createWebhook(
   db: Database,
   organizationId: string,
   input: { name: string; url: string; enabled: boolean } & ReceiverFields,
+  audit?: Audited<WebhookView>,
 ): Promise<WebhookView> {
-  return db.prisma.webhook.create({ data: { organizationId, ...input }, omit: { organizationId: true } });
+  return db.prisma.$transaction(async (tx) => {
+    const created = await tx.webhook.create({ data: { organizationId, ...input }, omit: { organizationId: true } });
+    await recordAudited(tx, audit, created);
+    return created;
+  });
 }
 
 export async function updateWebhook(
@@ -41,18 +47,30 @@ export async function updateWebhook(
   organizationId: string,
   id: string,
   patch: Partial<{ name: string; url: string; enabled: boolean }> & ReceiverFields,
+  audit?: Audited<{ before: WebhookView; after: WebhookView }>,
 ): Promise<{ before: WebhookView; after: WebhookView } | null> {
-  const before = await db.prisma.webhook.findFirst({ where: { id, organizationId }, omit: { organizationId: true } });
-  if (!before) return null;
-  const after = await db.prisma.webhook.update({ where: { id }, data: patch, omit: { organizationId: true } });
-  return { before, after };
+  return db.prisma.$transaction(async (tx) => {
+    const before = await tx.webhook.findFirst({ where: { id, organizationId }, omit: { organizationId: true } });
+    if (!before) return null;
+    const after = await tx.webhook.update({ where: { id }, data: patch, omit: { organizationId: true } });
+    await recordAudited(tx, audit, { before, after });
+    return { before, after };
+  });
 }
 
-export async function deleteWebhook(db: Database, organizationId: string, id: string): Promise<WebhookView | null> {
-  const before = await db.prisma.webhook.findFirst({ where: { id, organizationId }, omit: { organizationId: true } });
-  if (!before) return null;
-  await db.prisma.webhook.delete({ where: { id } });
-  return before;
+export async function deleteWebhook(
+  db: Database,
+  organizationId: string,
+  id: string,
+  audit?: Audited<WebhookView>,
+): Promise<WebhookView | null> {
+  return db.prisma.$transaction(async (tx) => {
+    const before = await tx.webhook.findFirst({ where: { id, organizationId }, omit: { organizationId: true } });
+    if (!before) return null;
+    await tx.webhook.delete({ where: { id } });
+    await recordAudited(tx, audit, before);
+    return before;
+  });
 }
 
 export interface DeliveryView {

@@ -1,14 +1,14 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { concat, errorResponse, frontendType, queryText, type ShimmedBackend, type StreamOptions } from "./protocol-shim.ts";
+import { SCRAM_MECHANISM, ScramError, type ScramExchange, scramCredentials, scramServerFinal, scramServerFirst } from "./scram.ts";
 
 /**
  * What pglite-socket shares between its connections, made safe for them (one PGlite backend
  * serves every connection):
  *
- * - **Password.** PGlite accepts any password. The guard answers each startup itself with an MD5
- *   password request (a salt of its own), checks the answer against the server's password, and
- *   only then replays the startup to PGlite. A wrong password gets FATAL 28P01 and the connection
- *   is closed; a client that never answers never touches the backend. Startup parameters other
+ * - **Password.** PGlite accepts any password. The guard answers each startup itself with a
+ *   SCRAM-SHA-256 exchange (scram.ts: the password never travels, the client checks the server
+ *   knows it too), and only then replays the startup to PGlite. A wrong password gets FATAL 28P01
+ *   and the connection is closed; a client that never answers never touches the backend. Startup parameters other
  *   than user, database, application_name and client_encoding (say `options=-c search_path=`) are
  *   dropped: they would set the shared session for everyone.
  * - **Session settings.** A connection's `SET`/`set_config(…, false)` would reach every other
@@ -17,6 +17,12 @@ import { concat, errorResponse, frontendType, queryText, type ShimmedBackend, ty
  *   defaults are restored, and the next connection's own saved settings are applied again. Only a
  *   connection that ran a statement that can change settings (SET but not SET LOCAL, RESET, DISCARD, set_config)
  *   costs these extra queries.
+ * - **Session state.** Temporary tables, named prepared statements, cursors, session advisory locks
+ *   and LISTEN would be seen (and used) by every other connection. When the backend passes from a
+ *   connection that may have made some (it ran a statement naming them, or prepared a named
+ *   statement) to another, they are discarded (`DISCARD ALL` less its `RESET ALL`, which the
+ *   settings above handle): they last as long as the connection keeps the backend — its
+ *   transaction, or its run of statements — as with PgBouncer's transaction pooling.
  * - **Idle transactions.** A connection holding the backend (inside BEGIN, or in the middle of an
  *   extended-protocol sequence) that sends nothing for `idleInTransactionMs` is closed, which rolls
  *   its transaction back (as PostgreSQL's idle_in_transaction_session_timeout does).
@@ -35,18 +41,21 @@ interface SocketServerInternals {
   handlers: Set<{ handlerId: number; detach(close?: boolean): Promise<unknown> }>;
 }
 
-type Phase = "new" | "password" | "ready" | "rejected";
+type Phase = "new" | "sasl-initial" | "sasl-final" | "ready" | "rejected";
 
 interface Connection {
   phase: Phase;
   user: string;
-  salt: Buffer;
+  /** The SCRAM exchange under way (phase sasl-final). */
+  scram: ScramExchange | null;
   /** The startup message as replayed to PGlite (only the allowed parameters). */
   startup: Uint8Array | null;
   /** Ran something that may have changed session settings since it last got the backend. */
   dirty: boolean;
   /** Its own session settings (those that differ from the server's), applied when it gets the backend. */
   settings: Map<string, string> | null;
+  /** Ran something that may have left temp tables, prepared statements, cursors, advisory locks or LISTENs. */
+  madeSessionState: boolean;
 }
 
 const ALLOWED_STARTUP_PARAMETERS = new Set(["user", "database", "application_name", "client_encoding"]);
@@ -56,12 +65,19 @@ const CHANGES_SETTINGS = /(^|;)\s*(set(?!\s+local\b)|reset|discard)\b|\bset_conf
 
 const SETTINGS_QUERY = "SELECT name, setting FROM pg_settings WHERE source = 'session'";
 
+/** A statement that can leave session state behind (session-level advisory locks, not the _xact_ ones). */
+const MAKES_SESSION_STATE = /\b(temp|temporary|pg_temp|prepare|declare|listen)\b|\bpg_(try_)?advisory_lock(_shared)?\s*\(/i;
+
+/** DISCARD ALL without RESET ALL (settings are kept per connection) nor SET SESSION AUTHORIZATION (one role). */
+const DISCARD_SESSION_STATE = "CLOSE ALL; DEALLOCATE ALL; UNLISTEN *; SELECT pg_advisory_unlock_all(); DISCARD TEMP; DISCARD SEQUENCES";
+
 export function installConnectionGuard(server: unknown, backend: ShimmedBackend, opts: GuardOptions): { stop(): void } {
   const internals = server as SocketServerInternals;
   const owners = new WeakMap<Uint8Array, number>();
   const connections = new Map<number, Connection>();
   const inner = backend.execProtocolRawStream.bind(backend);
   const log = opts.log ?? (() => {});
+  const credentials = scramCredentials(opts.password);
 
   /** The server's own session settings (PGlite sets some at start), restored at every hand-over. */
   let defaults: Map<string, string> | null = null;
@@ -105,6 +121,10 @@ export function installConnectionGuard(server: unknown, backend: ShimmedBackend,
     defaults ??= await sessionSettings();
     const previous = lastRan === null ? undefined : connections.get(lastRan);
     lastRan = to;
+    if (previous?.madeSessionState) {
+      await query(DISCARD_SESSION_STATE);
+      previous.madeSessionState = false;
+    }
     let toReset: Iterable<string> = previous?.settings?.keys() ?? [];
     if (previous?.dirty) {
       const custom = customOf(await sessionSettings(), defaults);
@@ -140,10 +160,16 @@ export function installConnectionGuard(server: unknown, backend: ShimmedBackend,
     const emit = (data: Uint8Array) => options.onRawData?.(data);
     let connection = connections.get(handlerId);
     if (!connection) {
-      connection = { phase: "new", user: "", salt: randomBytes(4), startup: null, dirty: false, settings: null };
+      connection = { phase: "new", user: "", scram: null, startup: null, dirty: false, settings: null, madeSessionState: false };
       connections.set(handlerId, connection);
     }
     const type = frontendType(message);
+
+    const refuse = (why: string) => {
+      connection.phase = "rejected";
+      emit(errorResponse(`password authentication failed for user "${connection.user}"`, "28P01", "FATAL"));
+      closeConnection(handlerId, why);
+    };
 
     if (connection.phase === "rejected") return;
     if (connection.phase === "new") {
@@ -156,18 +182,32 @@ export function installConnectionGuard(server: unknown, backend: ShimmedBackend,
       }
       connection.user = parameters.get("user") ?? "";
       connection.startup = startupMessage(parameters);
-      connection.phase = "password";
-      emit(md5PasswordRequest(connection.salt));
+      connection.phase = "sasl-initial";
+      emit(authentication(10, Buffer.from(`${SCRAM_MECHANISM}\0\0`)));
       return;
     }
-    if (connection.phase === "password") {
-      const answer = type === "p" ? cString(message, 5) : null;
-      if (answer === null || !sameText(answer, md5Answer(opts.password, connection.user, connection.salt))) {
-        connection.phase = "rejected";
-        emit(errorResponse(`password authentication failed for user "${connection.user}"`, "28P01", "FATAL"));
-        closeConnection(handlerId, "wrong password");
-        return;
+    if (connection.phase === "sasl-initial") {
+      const initial = type === "p" ? saslInitialResponse(message) : null;
+      if (!initial || initial.mechanism !== SCRAM_MECHANISM) return refuse(`no ${SCRAM_MECHANISM} initial response`);
+      try {
+        connection.scram = scramServerFirst(credentials, initial.data);
+      } catch (error) {
+        if (error instanceof ScramError) return refuse(error.message);
+        throw error;
       }
+      connection.phase = "sasl-final";
+      emit(authentication(11, Buffer.from(connection.scram.serverFirst)));
+      return;
+    }
+    if (connection.phase === "sasl-final") {
+      let serverFinal: string | null = null;
+      try {
+        if (type === "p" && connection.scram) serverFinal = scramServerFinal(credentials, connection.scram, messageBody(message));
+      } catch (error) {
+        if (!(error instanceof ScramError)) throw error;
+      }
+      if (serverFinal === null) return refuse("wrong password");
+      emit(authentication(12, Buffer.from(serverFinal)));
       executing = true;
       try {
         await handOver(handlerId);
@@ -185,7 +225,12 @@ export function installConnectionGuard(server: unknown, backend: ShimmedBackend,
     executing = true;
     try {
       await handOver(handlerId);
-      if ((type === "Q" || type === "P") && CHANGES_SETTINGS.test(queryText(message, type))) connection.dirty = true;
+      if (type === "Q" || type === "P") {
+        const text = queryText(message, type);
+        if (CHANGES_SETTINGS.test(text)) connection.dirty = true;
+        // A named statement (Parse with a name) outlives its turn, like PREPARE.
+        if (MAKES_SESSION_STATE.test(text) || (type === "P" && message[5] !== 0)) connection.madeSessionState = true;
+      }
       await inner(message, options);
     } finally {
       executing = false;
@@ -236,22 +281,29 @@ function startupMessage(parameters: Map<string, string>): Uint8Array {
   return new Uint8Array(out);
 }
 
-function md5PasswordRequest(salt: Buffer): Uint8Array {
-  const out = Buffer.alloc(13);
+/** An Authentication message: 10 SASL (mechanisms), 11 SASLContinue, 12 SASLFinal. */
+function authentication(code: 10 | 11 | 12, data: Buffer): Uint8Array {
+  const out = Buffer.alloc(9 + data.length);
   out.write("R", 0);
-  out.writeInt32BE(12, 1);
-  out.writeInt32BE(5, 5);
-  salt.copy(out, 9);
+  out.writeInt32BE(8 + data.length, 1);
+  out.writeInt32BE(code, 5);
+  data.copy(out, 9);
   return new Uint8Array(out);
 }
 
-function md5Answer(password: string, user: string, salt: Buffer): string {
-  const inner = createHash("md5")
-    .update(password + user)
-    .digest("hex");
-  return `md5${createHash("md5")
-    .update(Buffer.concat([Buffer.from(inner), salt]))
-    .digest("hex")}`;
+/** A message's body after its type and length (SASLResponse: the SCRAM message itself). */
+function messageBody(message: Uint8Array): string {
+  return Buffer.from(message.buffer, message.byteOffset + 5, Math.max(0, message.byteLength - 5)).toString("utf8");
+}
+
+/** SASLInitialResponse: the mechanism (NUL-terminated), then the length of the client's first message and the message. */
+function saslInitialResponse(message: Uint8Array): { mechanism: string; data: string } | null {
+  const mechanism = cString(message, 5);
+  const at = 5 + Buffer.byteLength(mechanism) + 1;
+  if (at + 4 > message.length) return null;
+  const length = readInt32(message, at);
+  if (length < 0 || at + 4 + length > message.length) return null;
+  return { mechanism, data: Buffer.from(message.buffer, message.byteOffset + at + 4, length).toString("utf8") };
 }
 
 /** A frontend message of `type` whose body is one NUL-terminated string (PasswordMessage 'p', Query 'Q'). */
@@ -296,12 +348,6 @@ function cString(message: Uint8Array, start: number): string {
 
 function readInt32(buf: Uint8Array, offset: number): number {
   return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).readInt32BE(offset);
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function quoteLiteral(text: string): string {

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,13 +41,70 @@ describe("embedded server: connections kept apart", () => {
     expect(fs.readFileSync(file, "utf8").trim()).toMatch(/^[\w-]{32}$/);
   });
 
-  it("refuses a wrong or missing password with 28P01", async () => {
-    for (const url of [withUrl((u) => (u.password = "wrong")), withUrl((u) => (u.password = ""))]) {
-      const client = new pg.Client({ connectionString: url, password: url.includes("wrong") ? "wrong" : "" });
-      await expect(client.connect()).rejects.toMatchObject({ code: "28P01" });
-      await client.end().catch(() => {});
-    }
+  it("refuses a wrong password with 28P01, and a missing one", async () => {
+    const wrong = new pg.Client({ connectionString: withUrl((u) => (u.password = "wrong")) });
+    await expect(wrong.connect()).rejects.toMatchObject({ code: "28P01" });
+    await wrong.end().catch(() => {});
+    // Without a password a client cannot even answer SCRAM (pg refuses to try).
+    const none = new pg.Client({ connectionString: withUrl((u) => (u.password = "")), password: "" });
+    await expect(none.connect()).rejects.toThrow();
+    await none.end().catch(() => {});
     expect((await pool.query("SELECT 1 AS one")).rows[0].one).toBe(1);
+  });
+
+  it("asks for SCRAM-SHA-256 (RFC 7677), never for a password in the clear or MD5", async () => {
+    const first = await new Promise<Buffer>((resolve, reject) => {
+      const socket = net.connect(server.port, "127.0.0.1");
+      const params = Buffer.from("user\0postgres\0database\0postgres\0\0");
+      const startup = Buffer.alloc(8 + params.length);
+      startup.writeInt32BE(startup.length, 0);
+      startup.writeInt32BE(196608, 4);
+      params.copy(startup, 8);
+      socket.on("error", reject);
+      socket.once("data", (data) => {
+        socket.destroy();
+        resolve(data);
+      });
+      socket.write(startup);
+    });
+    expect(String.fromCharCode(first[0] ?? 0)).toBe("R");
+    expect(first.readInt32BE(5)).toBe(10); // AuthenticationSASL
+    expect(first.subarray(9).toString("utf8").split("\0").filter(Boolean)).toEqual(["SCRAM-SHA-256"]);
+  });
+
+  it("a second client sees none of the first's temp tables, prepared statements, cursors, advisory locks or LISTENs", async () => {
+    const first = new pg.Client({ connectionString: server.url });
+    await first.connect();
+    const census = `SELECT (SELECT count(*)::int FROM pg_class WHERE relpersistence = 't' AND relkind = 'r') AS temp_tables,
+                           (SELECT count(*)::int FROM pg_prepared_statements) AS prepared,
+                           (SELECT count(*)::int FROM pg_cursors) AS cursors,
+                           (SELECT count(*)::int FROM pg_locks WHERE locktype = 'advisory') AS advisory_locks,
+                           (SELECT count(*)::int FROM pg_listening_channels()) AS listening`;
+    try {
+      await first.query("CREATE TEMP TABLE first_only (secret text)");
+      await first.query("INSERT INTO first_only VALUES ('mine')");
+      await first.query("PREPARE first_statement AS SELECT 'mine'");
+      await first.query({ name: "first_named", text: "SELECT 'mine' AS secret" });
+      await first.query("BEGIN; DECLARE first_cursor CURSOR WITH HOLD FOR SELECT 'mine'; COMMIT");
+      await first.query("SELECT pg_advisory_lock(4242)");
+      await first.query("LISTEN first_channel");
+      expect((await first.query(census)).rows[0]).toEqual({ temp_tables: 1, prepared: 2, cursors: 1, advisory_locks: 1, listening: 1 });
+
+      const second = await pool.connect();
+      try {
+        expect((await second.query(census)).rows[0]).toEqual({ temp_tables: 0, prepared: 0, cursors: 0, advisory_locks: 0, listening: 0 });
+        await expect(second.query("SELECT secret FROM first_only")).rejects.toMatchObject({ code: "42P01" });
+        await expect(second.query("EXECUTE first_statement")).rejects.toMatchObject({ code: "26000" });
+        expect((await second.query("SELECT pg_try_advisory_lock(4242) AS got")).rows[0].got).toBe(true);
+        await second.query("SELECT pg_advisory_unlock_all()");
+      } finally {
+        second.release();
+      }
+      // The first goes on working (its session state lasted as long as it kept the backend).
+      expect((await first.query("SELECT 1 AS one")).rows[0].one).toBe(1);
+    } finally {
+      await first.end();
+    }
   });
 
   it("a connection's session settings never reach another, and come back to it", async () => {

@@ -1,6 +1,14 @@
 import { createHash } from "node:crypto";
 import { hashToken, RateLimiter } from "@tidemark/auth";
-import { authenticateAgent, authenticateApiToken, bearerToken, type Database, storeRemoteWrite } from "@tidemark/db";
+import {
+  type AuditActor,
+  agentActor,
+  authenticateAgent,
+  authenticateApiToken,
+  bearerToken,
+  type Database,
+  storeRemoteWrite,
+} from "@tidemark/db";
 import { decodeWriteRequest, RemoteWriteError, remoteWriteResults, type SeriesMapping, seriesMappingSchema } from "@tidemark/prometheus";
 import { MAX_INGEST_BYTES, MAX_INGEST_RESULTS } from "@tidemark/protocol";
 import { errorResponse, zodIssues } from "./json-errors.ts";
@@ -26,6 +34,8 @@ const requests = new RateLimiter({ limit: Number(process.env.TIDEMARK_INGEST_BAT
 interface Writer {
   organizationId: string;
   agentId: string | null;
+  /** Who the audit log says created series: the agent, or the API token by name. */
+  actor: AuditActor;
   /** What the rate limit counts. */
   id: string;
 }
@@ -34,11 +44,20 @@ async function authenticate(db: Database, bearer: string | null): Promise<Writer
   if (!bearer) return null;
   if (bearer.startsWith("tm_agent_")) {
     const agent = await authenticateAgent(db, bearer);
-    return agent ? { organizationId: agent.organizationId, agentId: agent.agentId, id: agent.agentId } : null;
+    return agent
+      ? {
+          organizationId: agent.organizationId,
+          agentId: agent.agentId,
+          id: agent.agentId,
+          actor: agentActor(agent.organizationId, agent.name),
+        }
+      : null;
   }
   if (bearer.startsWith("tm_api_")) {
     const session = await authenticateApiToken(db, hashToken(bearer));
-    return session && session.role !== "viewer" ? { organizationId: session.organizationId, agentId: null, id: session.sessionId } : null;
+    if (!session || session.role === "viewer") return null;
+    const actor: AuditActor = { organizationId: session.organizationId, userId: session.userId, kind: "api-token", name: session.name };
+    return { organizationId: session.organizationId, agentId: null, id: session.sessionId, actor };
   }
   return null;
 }
@@ -90,7 +109,13 @@ export async function promWriteResponse(
   }
   // The same body (a retry) gets the same batch id and is stored once.
   const batchId = `prom:${createHash("sha256").update(body).digest("base64url")}`;
-  const stored = await storeRemoteWrite(db, { organizationId: writer.organizationId, agentId: writer.agentId, batchId, ...decoded });
+  const stored = await storeRemoteWrite(db, {
+    organizationId: writer.organizationId,
+    writer: writer.actor,
+    agentId: writer.agentId,
+    batchId,
+    ...decoded,
+  });
   pointsStored?.(stored.accepted);
   return new Response(null, {
     status: 204,

@@ -1,8 +1,9 @@
-import { AgentNameTakenError, actorFields, createAgent, listAgentServices, listAgents, recordAudit, revokeAgent } from "@tidemark/db";
+import { AgentNameTakenError, createAgent, listAgentServices, listAgents, revokeAgent } from "@tidemark/db";
 import { nameSchema } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { adminProcedure, createTRPCRouter, viewerProcedure } from "../trpc.ts";
+import { auditedBy } from "./audit.ts";
 
 export const agentsRouter = createTRPCRouter({
   list: viewerProcedure.query(({ ctx }) => listAgents(ctx.db, ctx.org.id)),
@@ -17,15 +18,17 @@ export const agentsRouter = createTRPCRouter({
   /** The token is in this answer only: it is stored as a hash. */
   create: adminProcedure.input(z.object({ name: nameSchema })).mutation(async ({ ctx, input }) => {
     try {
-      const created = await createAgent(ctx.db, ctx.org.id, input.name);
-      await recordAudit(ctx.db, {
-        ...actorFields(ctx.org.actor),
-        action: "agent.create",
-        targetType: "agent",
-        targetId: created.agent.id,
-        after: { name: created.agent.name, tokenPrefix: created.agent.tokenPrefix },
-      });
-      return created;
+      return await createAgent(
+        ctx.db,
+        ctx.org.id,
+        input.name,
+        auditedBy(ctx, (agent) => ({
+          action: "agent.create",
+          targetType: "agent",
+          targetId: agent.id,
+          after: { name: agent.name, tokenPrefix: agent.tokenPrefix },
+        })),
+      );
     } catch (error) {
       if (error instanceof AgentNameTakenError) throw new TRPCError({ code: "CONFLICT", message: error.message });
       throw error;
@@ -33,14 +36,13 @@ export const agentsRouter = createTRPCRouter({
   }),
 
   revoke: adminProcedure.input(z.object({ id: z.uuid() })).mutation(async ({ ctx, input }) => {
-    const revoked = await revokeAgent(ctx.db, ctx.org.id, input.id);
+    const revoked = await revokeAgent(
+      ctx.db,
+      ctx.org.id,
+      input.id,
+      auditedBy(ctx, (agent) => ({ action: "agent.revoke", targetType: "agent", targetId: agent.id, before: { name: agent.name } })),
+    );
     if (!revoked) throw new TRPCError({ code: "NOT_FOUND", message: "no such active agent in this organisation" });
-    await recordAudit(ctx.db, {
-      ...actorFields(ctx.org.actor),
-      action: "agent.revoke",
-      targetType: "agent",
-      targetId: input.id,
-    });
     return { revoked: true };
   }),
 });

@@ -1,20 +1,16 @@
 import { encodeTimeline, itemAlertSettingsSchema, receiverFieldsSchema, receiverProblem, silenceMatchersSchema } from "@tidemark/alerts";
 import {
   AlertAlreadyAcknowledgedError,
-  type AuditActor,
   acknowledgeAlert,
-  actorFields,
   alertDetail,
   alertTimeline,
   createSilence,
   createWebhook,
-  type Database,
   deleteWebhook,
   expireSilence,
   listDeliveries,
   listSilences,
   listWebhooks,
-  recordAudit,
   updateItemAlertSettings,
   updateWebhook,
 } from "@tidemark/db";
@@ -23,6 +19,7 @@ import { stateSchema } from "@tidemark/thresholds";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, editorProcedure, roleAtLeast, viewerProcedure } from "../trpc.ts";
+import { auditedBy } from "./audit.ts";
 
 const DAY = 86_400_000;
 
@@ -74,19 +71,6 @@ const silenceInput = z
   .refine((v) => (v.startsAt ?? new Date()) < v.endsAt, { message: "the silence must end after it starts", path: ["endsAt"] })
   .refine((v) => v.endsAt.getTime() - (v.startsAt ?? new Date()).getTime() <= 366 * DAY, { message: "at most a year", path: ["endsAt"] });
 
-type Actor = { db: Database; org: { actor: AuditActor } };
-
-function audit(ctx: Actor, action: string, targetType: string, targetId: string, before: unknown, after: unknown) {
-  return recordAudit(ctx.db, {
-    ...actorFields(ctx.org.actor),
-    action,
-    targetType,
-    targetId,
-    before,
-    after,
-  });
-}
-
 function notFound(what: string): never {
   throw new TRPCError({ code: "NOT_FOUND", message: `no such ${what} in this organisation` });
 }
@@ -96,14 +80,23 @@ const silencesRouter = createTRPCRouter({
     .input(z.object({ includeExpired: z.boolean().default(false) }))
     .query(({ ctx, input }) => listSilences(ctx.db, ctx.org.id, { includeExpired: input.includeExpired })),
   create: editorProcedure.input(silenceInput).mutation(async ({ ctx, input }) => {
-    const silence = await createSilence(ctx.db, ctx.org.id, ctx.org.userId, { ...input, startsAt: input.startsAt ?? new Date() });
-    await audit(ctx, "silence.create", "silence", silence.id, null, silence);
-    return silence;
+    return createSilence(
+      ctx.db,
+      ctx.org.id,
+      ctx.org.userId,
+      { ...input, startsAt: input.startsAt ?? new Date() },
+      auditedBy(ctx, (silence) => ({ action: "silence.create", targetType: "silence", targetId: silence.id, after: silence })),
+    );
   }),
   expire: editorProcedure.input(z.object({ id: z.uuid() })).mutation(async ({ ctx, input }) => {
-    const expired = await expireSilence(ctx.db, ctx.org.id, input.id);
+    const expired = await expireSilence(
+      ctx.db,
+      ctx.org.id,
+      input.id,
+      new Date(),
+      auditedBy(ctx, (change) => ({ action: "silence.expire", targetType: "silence", targetId: input.id, ...change })),
+    );
     if (!expired) notFound("active silence");
-    await audit(ctx, "silence.expire", "silence", input.id, expired.before, expired.after);
     return expired.after;
   }),
 });
@@ -126,9 +119,17 @@ const webhooksRouter = createTRPCRouter({
     )
     .mutation(async ({ ctx, input }) => {
       checkReceiver(input);
-      const webhook = await createWebhook(ctx.db, ctx.org.id, input);
-      await audit(ctx, "webhook.create", "webhook", webhook.id, null, { name: webhook.name, enabled: webhook.enabled });
-      return webhook;
+      return createWebhook(
+        ctx.db,
+        ctx.org.id,
+        input,
+        auditedBy(ctx, (webhook) => ({
+          action: "webhook.create",
+          targetType: "webhook",
+          targetId: webhook.id,
+          after: { name: webhook.name, enabled: webhook.enabled },
+        })),
+      );
     }),
   update: editorProcedure
     .input(
@@ -150,20 +151,36 @@ const webhooksRouter = createTRPCRouter({
         emailTo: patch.emailTo !== undefined ? patch.emailTo : current.emailTo,
         emailFrom: patch.emailFrom !== undefined ? patch.emailFrom : current.emailFrom,
       });
-      const changed = await updateWebhook(ctx.db, ctx.org.id, id, patch);
+      const changed = await updateWebhook(
+        ctx.db,
+        ctx.org.id,
+        id,
+        patch,
+        auditedBy(ctx, ({ before, after }) => {
+          const summary = (w: { name: string; enabled: boolean; url: string }) => ({
+            name: w.name,
+            enabled: w.enabled,
+            urlChanged: w.url !== before.url,
+          });
+          return { action: "webhook.update", targetType: "webhook", targetId: id, before: summary(before), after: summary(after) };
+        }),
+      );
       if (!changed) notFound("webhook");
-      const summary = (w: { name: string; enabled: boolean; url: string }) => ({
-        name: w.name,
-        enabled: w.enabled,
-        urlChanged: w.url !== changed.before.url,
-      });
-      await audit(ctx, "webhook.update", "webhook", id, summary(changed.before), summary(changed.after));
       return changed.after;
     }),
   delete: editorProcedure.input(z.object({ id: z.uuid() })).mutation(async ({ ctx, input }) => {
-    const deleted = await deleteWebhook(ctx.db, ctx.org.id, input.id);
+    const deleted = await deleteWebhook(
+      ctx.db,
+      ctx.org.id,
+      input.id,
+      auditedBy(ctx, (webhook) => ({
+        action: "webhook.delete",
+        targetType: "webhook",
+        targetId: input.id,
+        before: { name: webhook.name, enabled: webhook.enabled },
+      })),
+    );
     if (!deleted) notFound("webhook");
-    await audit(ctx, "webhook.delete", "webhook", input.id, { name: deleted.name, enabled: deleted.enabled }, null);
     return { id: input.id };
   }),
   // Everyone sees whether notifications went out; only editors (who see the URLs) see what the receivers answered.
@@ -200,19 +217,36 @@ export const alertsRouter = createTRPCRouter({
   acknowledge: editorProcedure
     .input(z.object({ id: z.uuid(), comment: z.string().trim().min(1, "say what you are doing about it").max(1000) }))
     .mutation(async ({ ctx, input }) => {
-      const acked = await acknowledgeAlert(ctx.db, ctx.org.id, input.id, ctx.org.userId, input.comment).catch((error: unknown) => {
+      const acked = await acknowledgeAlert(
+        ctx.db,
+        ctx.org.id,
+        input.id,
+        ctx.org.userId,
+        input.comment,
+        new Date(),
+        auditedBy(ctx, (alert) => ({
+          action: "alert.acknowledge",
+          targetType: "alert",
+          targetId: input.id,
+          after: { series: alert.key, comment: input.comment },
+        })),
+      ).catch((error: unknown) => {
         if (error instanceof AlertAlreadyAcknowledgedError) throw new TRPCError({ code: "CONFLICT", message: error.message });
         throw error;
       });
       if (!acked) notFound("alert");
-      await audit(ctx, "alert.acknowledge", "alert", input.id, null, { series: acked.key, comment: input.comment });
       return acked;
     }),
   updateItemSettings: editorProcedure.input(itemAlertSettingsSchema.extend({ itemId: z.uuid() })).mutation(async ({ ctx, input }) => {
     const { itemId, ...settings } = input;
-    const changed = await updateItemAlertSettings(ctx.db, ctx.org.id, itemId, settings);
+    const changed = await updateItemAlertSettings(
+      ctx.db,
+      ctx.org.id,
+      itemId,
+      settings,
+      auditedBy(ctx, (change) => ({ action: "item.alert-settings", targetType: "service_item", targetId: itemId, ...change })),
+    );
     if (!changed) notFound("service item");
-    await audit(ctx, "item.alert-settings", "service_item", itemId, changed.before, changed.after);
     return changed.after;
   }),
   silences: silencesRouter,

@@ -1,30 +1,13 @@
-import {
-  type AuditActor as Actor,
-  actorFields,
-  auditFacets,
-  type Database,
-  listAuditEntries,
-  recordAudit,
-  type SessionView,
-} from "@tidemark/db";
+import { type AuditActor, type AuditChange, type Audited, auditFacets, listAuditEntries } from "@tidemark/db";
 import { z } from "zod";
 import { adminProcedure, createTRPCRouter } from "../trpc.ts";
 
-interface AuditActor {
-  db: Database;
-  session: SessionView;
-  org: { id: string; userId: string; actor: Actor };
-}
-
-/** Records one change by the caller, telling a person's session from one of their API tokens. */
-export function recordChange(
-  ctx: AuditActor,
-  change: { action: string; targetType: string; targetId: string; before?: unknown; after?: unknown },
-) {
-  return recordAudit(ctx.db, {
-    ...actorFields(ctx.org.actor),
-    ...change,
-  });
+/**
+ * The caller's change as the audit log records it (a person's session told from one of their API
+ * tokens); the data layer writes it inside the change's own transaction.
+ */
+export function auditedBy<T>(ctx: { org: { actor: AuditActor } }, describe: (result: T) => AuditChange): Audited<T> {
+  return { actor: ctx.org.actor, describe };
 }
 
 const filterSchema = z

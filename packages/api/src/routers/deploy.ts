@@ -1,10 +1,8 @@
 import { countDeliveries, deliveryState, isSettled } from "@tidemark/config-render";
 import {
-  type AuditActor,
-  actorFields,
-  type Database,
   type Deployed,
   DraftInvalidError,
+  deploymentChange,
   deploymentProgress,
   deploymentSnapshot,
   deploySnapshot,
@@ -12,12 +10,12 @@ import {
   planDeployment,
   readDraftSnapshot,
   readSnapshot,
-  recordAudit,
   SnapshotUnreadableError,
 } from "@tidemark/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
+import { auditedBy } from "./audit.ts";
 
 /** The data layer's refusals as the client's errors: a draft the model refuses is the client's to fix. */
 async function orClientError<T>(run: () => Promise<T>): Promise<T> {
@@ -30,27 +28,7 @@ async function orClientError<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-async function audited(
-  db: Database,
-  org: { id: string; userId: string; actor: AuditActor },
-  deployed: Deployed,
-  opts: { message: string; rollbackOf: number | null },
-) {
-  await recordAudit(db, {
-    ...actorFields(org.actor),
-    action: opts.rollbackOf === null ? "deployment.create" : "deployment.rollback",
-    targetType: "deployment",
-    targetId: deployed.id,
-    after: {
-      version: deployed.version,
-      configHash: deployed.configHash,
-      rollbackOf: opts.rollbackOf,
-      message: opts.message,
-      agents: deployed.agents,
-    },
-  });
-  return { id: deployed.id, version: deployed.version, targets: deployed.agents.length };
-}
+const deployedSummary = (deployed: Deployed) => ({ id: deployed.id, version: deployed.version, targets: deployed.agents.length });
 
 export const deployRouter = createTRPCRouter({
   /** What a deploy of the draft would change: per agent its checks, per item what the worker evaluates, old → new. */
@@ -61,14 +39,12 @@ export const deployRouter = createTRPCRouter({
   deploy: editorProcedure.input(z.object({ message: z.string().trim().max(500).default("") })).mutation(({ ctx, input }) =>
     orClientError(async () => {
       const snapshot = await readDraftSnapshot(ctx.db, ctx.org.id);
-      const deployed = await deploySnapshot(ctx.db, {
-        organizationId: ctx.org.id,
-        createdBy: ctx.org.userId,
-        snapshot,
-        message: input.message,
-        rollbackOf: null,
-      });
-      return audited(ctx.db, ctx.org, deployed, { message: input.message, rollbackOf: null });
+      const deployed = await deploySnapshot(
+        ctx.db,
+        { organizationId: ctx.org.id, createdBy: ctx.org.userId, snapshot, message: input.message, rollbackOf: null },
+        auditedBy(ctx, deploymentChange({ message: input.message, rollbackOf: null })),
+      );
+      return deployedSummary(deployed);
     }),
   ),
 
@@ -79,14 +55,12 @@ export const deployRouter = createTRPCRouter({
       if (!earlier) throw new TRPCError({ code: "NOT_FOUND", message: `no version ${input.version} in this organisation` });
       const snapshot = readSnapshot(earlier.snapshot, `version ${input.version}`);
       const message = `roll back to version ${input.version}`;
-      const deployed = await deploySnapshot(ctx.db, {
-        organizationId: ctx.org.id,
-        createdBy: ctx.org.userId,
-        snapshot,
-        message,
-        rollbackOf: input.version,
-      });
-      return audited(ctx.db, ctx.org, deployed, { message, rollbackOf: input.version });
+      const deployed = await deploySnapshot(
+        ctx.db,
+        { organizationId: ctx.org.id, createdBy: ctx.org.userId, snapshot, message, rollbackOf: input.version },
+        auditedBy(ctx, deploymentChange({ message, rollbackOf: input.version })),
+      );
+      return deployedSummary(deployed);
     }),
   ),
 

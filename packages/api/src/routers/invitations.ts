@@ -5,14 +5,13 @@ import {
   findPendingInvitation,
   isApiTokenSession,
   listInvitations,
-  recordAudit,
   revokeInvitation,
   setActiveOrganization,
 } from "@tidemark/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { adminProcedure, authedProcedure, createTRPCRouter, publicProcedure } from "../trpc.ts";
-import { recordChange } from "./audit.ts";
+import { auditedBy } from "./audit.ts";
 import { roleSchema } from "./members.ts";
 
 const INVITATION_DAYS = 7;
@@ -28,33 +27,39 @@ export const invitationsRouter = createTRPCRouter({
   /** The link's secret is in this answer only; the database keeps its hash. */
   create: adminProcedure.input(z.object({ email: z.email().max(320), role: roleSchema })).mutation(async ({ ctx, input }) => {
     const token = issueToken("tm_invite");
-    const invitation = await createInvitation(ctx.db, {
-      organizationId: ctx.org.id,
-      email: input.email,
-      role: input.role,
-      tokenHash: token.hash,
-      createdBy: ctx.org.userId,
-      expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
-    });
-    await recordChange(ctx, {
-      action: "invitation.create",
-      targetType: "invitation",
-      targetId: invitation.id,
-      after: { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt },
-    });
+    const invitation = await createInvitation(
+      ctx.db,
+      {
+        organizationId: ctx.org.id,
+        email: input.email,
+        role: input.role,
+        tokenHash: token.hash,
+        createdBy: ctx.org.userId,
+        expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
+      },
+      auditedBy(ctx, (created) => ({
+        action: "invitation.create",
+        targetType: "invitation",
+        targetId: created.id,
+        after: { email: created.email, role: created.role, expiresAt: created.expiresAt },
+      })),
+    );
     return { invitation, token: token.secret, path: `/invite/${token.secret}` };
   }),
 
   revoke: adminProcedure.input(z.object({ id: z.uuid() })).mutation(async ({ ctx, input }) => {
-    const revoked = await revokeInvitation(ctx.db, ctx.org.id, input.id);
+    const revoked = await revokeInvitation(
+      ctx.db,
+      ctx.org.id,
+      input.id,
+      auditedBy(ctx, (invitation) => ({
+        action: "invitation.revoke",
+        targetType: "invitation",
+        targetId: input.id,
+        before: { email: invitation.email, role: invitation.role },
+      })),
+    );
     if (!revoked) return noInvitation();
-    await recordChange(ctx, {
-      action: "invitation.revoke",
-      targetType: "invitation",
-      targetId: input.id,
-      before: { email: revoked.email, role: revoked.role },
-      after: null,
-    });
     return { id: input.id };
   }),
 
@@ -82,16 +87,6 @@ export const invitationsRouter = createTRPCRouter({
     }
     const joined = await acceptInvitation(ctx.db, invitation.id, ctx.session.userId);
     if (!joined) return noInvitation();
-    await recordAudit(ctx.db, {
-      organizationId: joined.organizationId,
-      actorUserId: ctx.session.userId,
-      actorKind: "user",
-      action: "invitation.accept",
-      targetType: "member",
-      targetId: ctx.session.userId,
-      before: joined.previousRole ? { role: joined.previousRole } : null,
-      after: { role: joined.role, invitationId: invitation.id },
-    });
     await setActiveOrganization(ctx.db, ctx.session.sessionId, ctx.session.userId, joined.organizationId);
     return { organizationId: joined.organizationId, organizationName: invitation.organizationName, role: joined.role };
   }),

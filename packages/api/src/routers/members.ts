@@ -2,7 +2,7 @@ import { changeMemberRole, LastAdminError, listMembers, removeMember } from "@ti
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { adminProcedure, createTRPCRouter } from "../trpc.ts";
-import { recordChange } from "./audit.ts";
+import { auditedBy } from "./audit.ts";
 
 export const roleSchema = z.enum(["viewer", "editor", "admin"]);
 
@@ -23,16 +23,29 @@ export const membersRouter = createTRPCRouter({
   list: adminProcedure.query(({ ctx }) => listMembers(ctx.db, ctx.org.id)),
 
   changeRole: adminProcedure.input(z.object({ userId: z.uuid(), role: roleSchema })).mutation(async ({ ctx, input }) => {
-    const changed = await lastAdminGuard(() => changeMemberRole(ctx.db, ctx.org.id, input.userId, input.role));
+    const changed = await lastAdminGuard(() =>
+      changeMemberRole(
+        ctx.db,
+        ctx.org.id,
+        input.userId,
+        input.role,
+        auditedBy(ctx, (change) => ({ action: "member.role", targetType: "member", targetId: input.userId, ...change })),
+      ),
+    );
     if (!changed) return notMember();
-    await recordChange(ctx, { action: "member.role", targetType: "member", targetId: input.userId, ...changed });
     return changed.after;
   }),
 
   remove: adminProcedure.input(z.object({ userId: z.uuid() })).mutation(async ({ ctx, input }) => {
-    const removed = await lastAdminGuard(() => removeMember(ctx.db, ctx.org.id, input.userId));
+    const removed = await lastAdminGuard(() =>
+      removeMember(
+        ctx.db,
+        ctx.org.id,
+        input.userId,
+        auditedBy(ctx, (member) => ({ action: "member.remove", targetType: "member", targetId: input.userId, before: member })),
+      ),
+    );
     if (!removed) return notMember();
-    await recordChange(ctx, { action: "member.remove", targetType: "member", targetId: input.userId, before: removed, after: null });
     return { userId: input.userId };
   }),
 });

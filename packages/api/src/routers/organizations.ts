@@ -4,7 +4,6 @@ import {
   isApiTokenSession,
   listMemberships,
   organizationTimeZone,
-  recordAudit,
   setActiveOrganization,
   setOrganizationTimeZone,
 } from "@tidemark/db";
@@ -12,6 +11,7 @@ import { timeZoneSchema } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { adminProcedure, authedProcedure, createTRPCRouter, viewerProcedure } from "../trpc.ts";
+import { auditedBy } from "./audit.ts";
 
 export const organizationNameSchema = z.string().trim().min(2, "at least 2 characters").max(100);
 
@@ -49,15 +49,6 @@ export const organizationsRouter = createTRPCRouter({
   create: authedProcedure.input(z.object({ name: organizationNameSchema })).mutation(async ({ ctx, input }) => {
     browserSessionOnly(ctx.session.sessionId);
     const organization = await createOrganization(ctx.db, { name: input.name, userId: ctx.session.userId });
-    await recordAudit(ctx.db, {
-      organizationId: organization.id,
-      actorUserId: ctx.session.userId,
-      actorKind: "user",
-      action: "organization.create",
-      targetType: "organization",
-      targetId: organization.id,
-      after: { name: organization.name, slug: organization.slug },
-    });
     await setActiveOrganization(ctx.db, ctx.session.sessionId, ctx.session.userId, organization.id);
     return { id: organization.id, name: organization.name };
   }),
@@ -67,17 +58,12 @@ export const organizationsRouter = createTRPCRouter({
 
   /** Sets the time zone agents and the worker read cron schedules in; agents get it with the next deployment. */
   setTimeZone: adminProcedure.input(z.object({ timeZone: timeZoneSchema })).mutation(async ({ ctx, input }) => {
-    const change = await setOrganizationTimeZone(ctx.db, ctx.org.id, input.timeZone);
-    await recordAudit(ctx.db, {
-      organizationId: ctx.org.id,
-      actorUserId: ctx.org.userId,
-      actorKind: "user",
-      action: "organization.time_zone",
-      targetType: "organization",
-      targetId: ctx.org.id,
-      before: change.before,
-      after: change.after,
-    });
+    const change = await setOrganizationTimeZone(
+      ctx.db,
+      ctx.org.id,
+      input.timeZone,
+      auditedBy(ctx, (c) => ({ action: "organization.time_zone", targetType: "organization", targetId: ctx.org.id, ...c })),
+    );
     return change.after;
   }),
 });

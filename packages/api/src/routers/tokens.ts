@@ -3,7 +3,7 @@ import { createApiToken, listApiTokens, revokeApiToken } from "@tidemark/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { adminProcedure, createTRPCRouter } from "../trpc.ts";
-import { recordChange } from "./audit.ts";
+import { auditedBy } from "./audit.ts";
 import { roleSchema } from "./members.ts";
 
 /** API tokens for scripts: `Authorization: Bearer tm_api_…` on /api/trpc. */
@@ -15,33 +15,41 @@ export const tokensRouter = createTRPCRouter({
     .input(z.object({ name: z.string().trim().min(1, "name the token after what uses it").max(100), role: roleSchema }))
     .mutation(async ({ ctx, input }) => {
       const secret = issueToken("tm_api");
-      const token = await createApiToken(ctx.db, {
-        organizationId: ctx.org.id,
-        name: input.name,
-        role: input.role,
-        prefix: secret.prefix,
-        tokenHash: secret.hash,
-        createdBy: ctx.org.userId,
-      });
-      await recordChange(ctx, {
-        action: "api-token.create",
-        targetType: "api_token",
-        targetId: token.id,
-        after: { name: token.name, role: token.role, prefix: token.prefix },
-      });
+      const token = await createApiToken(
+        ctx.db,
+        {
+          organizationId: ctx.org.id,
+          name: input.name,
+          role: input.role,
+          prefix: secret.prefix,
+          tokenHash: secret.hash,
+          createdBy: ctx.org.userId,
+        },
+        auditedBy(ctx, (created) => ({
+          action: "api-token.create",
+          targetType: "api_token",
+          targetId: created.id,
+          after: { name: created.name, role: created.role, prefix: created.prefix },
+        })),
+      );
       return { token, secret: secret.secret };
     }),
 
   revoke: adminProcedure.input(z.object({ id: z.uuid() })).mutation(async ({ ctx, input }) => {
-    const revoked = await revokeApiToken(ctx.db, ctx.org.id, input.id);
+    const revoked = await revokeApiToken(
+      ctx.db,
+      ctx.org.id,
+      input.id,
+      new Date(),
+      auditedBy(ctx, (token) => ({
+        action: "api-token.revoke",
+        targetType: "api_token",
+        targetId: input.id,
+        before: { name: token.name, revokedAt: null },
+        after: { name: token.name, revokedAt: token.revokedAt },
+      })),
+    );
     if (!revoked) throw new TRPCError({ code: "NOT_FOUND", message: "no such active API token in this organisation" });
-    await recordChange(ctx, {
-      action: "api-token.revoke",
-      targetType: "api_token",
-      targetId: input.id,
-      before: { name: revoked.name, revokedAt: null },
-      after: { name: revoked.name, revokedAt: revoked.revokedAt },
-    });
     return revoked;
   }),
 });

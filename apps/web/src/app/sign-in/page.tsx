@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { AuthCard } from "~/components/auth-card";
 import { currentSession } from "~/server/current-session";
 import { SignInForm } from "./sign-in-form";
 
@@ -8,17 +9,12 @@ export const dynamic = "force-dynamic";
 export default async function SignInPage() {
   if (await currentSession()) redirect("/");
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <h1 className="brand">
-          <span className="brand-mark">≋</span> Tidemark
-        </h1>
-        <p className="muted">Hour-by-hour thresholds, tuned against real history.</p>
-        <SignInForm />
-        <p className="muted auth-switch">
-          New to Tidemark? <Link href="/sign-up">Create an account</Link>
-        </p>
-      </div>
-    </main>
+    <AuthCard>
+      <p className="muted">Hour-by-hour thresholds, tuned against real history.</p>
+      <SignInForm />
+      <p className="muted auth-switch">
+        New to Tidemark? <Link href="/sign-up">Create an account</Link>
+      </p>
+    </AuthCard>
   );
 }

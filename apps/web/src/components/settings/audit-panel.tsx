@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
+import { auditActorLabel } from "./audit-actor";
 import "./settings.css";
 import { when } from "./time";
 
@@ -134,10 +135,7 @@ export function AuditPanel() {
               const row = (
                 <tr key={e.id} data-testid="audit-row">
                   <td>{when(e.createdAt)}</td>
-                  <td>
-                    {e.actorName ?? (e.actorKind === "system" ? "system" : "a former member")}
-                    {e.actorKind !== "user" && <span className="muted"> via {e.actorKind}</span>}
-                  </td>
+                  <td>{auditActorLabel(e)}</td>
                   <td className="mono">{e.action}</td>
                   <td>
                     {e.targetType} {e.targetId && <span className="muted mono">{e.targetId}</span>}
