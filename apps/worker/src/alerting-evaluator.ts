@@ -36,6 +36,11 @@ class RecordOutcome implements EvaluationOutcome {
   }
 }
 
+export interface AlertingEvaluatorOptions extends EvaluatorOptions {
+  /** The dashboard's public URL, for the links in notifications (TIDEMARK_PUBLIC_URL, read by main). */
+  publicUrl?: string;
+}
+
 /**
  * The worker's evaluator: alerts open, escalate and close in the same transaction as the states
  * they follow. Benchmarks build theirs here too, so that they measure what the worker runs.
@@ -44,8 +49,9 @@ export function alertingEvaluator(
   db: Database,
   organizations: OrganizationCache,
   windows: OrganizationWindows,
-  options?: EvaluatorOptions,
+  options: AlertingEvaluatorOptions = {},
 ): Evaluator {
+  const { publicUrl, ...evaluatorOptions } = options;
   return new Evaluator(
     db,
     organizations,
@@ -53,9 +59,9 @@ export function alertingEvaluator(
     {
       beforeWrite: async ({ client, organizationId, records, config, statement, alerts }) => {
         const outcomes = records.map((r) => new RecordOutcome(r, config.bySeriesId.get(r.seriesId)?.seriesKey ?? String(r.seriesId)));
-        return (await planAlerts(client, organizationId, outcomes, alerts, statement)).memory;
+        return (await planAlerts(client, organizationId, outcomes, alerts, statement, { externalUrl: publicUrl })).memory;
       },
     },
-    options,
+    evaluatorOptions,
   );
 }

@@ -1,5 +1,4 @@
 import {
-  type AlertMemoryLookup,
   addEvaluationWrites,
   beginEvaluationClaimingWork,
   type Database,
@@ -10,12 +9,11 @@ import {
   type ItemStateRow,
   loadItemStates,
   type QueuedPoint,
-  type SeriesAlertMemory,
   shardOf,
   WritePipeline,
   WriteStatement,
 } from "@tidemark/db";
-import { itemState, PLUGIN_MAX_SOFT, pluginState, STALE_STATUS } from "@tidemark/alerts";
+import { type AlertMemoryLookup, itemState, PLUGIN_MAX_SOFT, pluginState, type SeriesAlertMemory, STALE_STATUS } from "@tidemark/alerts";
 import { MAX_FUTURE_SKEW_MS } from "@tidemark/protocol";
 import { evaluateThreshold, INITIAL_HARD_STATE, nextHardState } from "@tidemark/thresholds";
 import type pg from "pg";

@@ -30,7 +30,7 @@ const organizations = new OrganizationCache(db, 5000, (org) => scheduler?.source
 // Calculations read through a window of their own: catching up there must not put points the
 // evaluator has not reached yet into its window (its `[0]` is always the point being evaluated).
 scheduler = new CalculationScheduler(db, organizations, new OrganizationWindows(), (event, message) => log.warn(event, message));
-const evaluator = alertingEvaluator(db, organizations, windows);
+const evaluator = alertingEvaluator(db, organizations, windows, { publicUrl: process.env.TIDEMARK_PUBLIC_URL });
 const freshness = new FreshnessWatch(db, (event, message) => log.info(event, message));
 const reportedPhaseMs = { ...evaluator.phaseMs };
 const info = await databaseInfo(db.pool);

@@ -36,6 +36,24 @@ export interface ReceiverPolicy {
   repeatIntervalSeconds: number | null;
 }
 
+/** A stored receiver as the routing decisions take it; unreadable matchers match nothing rather than everything. */
+export function receiverPolicy(row: {
+  id: string;
+  name: string;
+  kind: string;
+  matchers: unknown;
+  repeatIntervalSeconds: number | null;
+}): ReceiverPolicy {
+  const matchers = receiverMatchersSchema.safeParse(row.matchers ?? {});
+  return {
+    id: row.id,
+    name: row.name,
+    kind: receiverKindSchema.catch("webhook").parse(row.kind),
+    matchers: matchers.success ? matchers.data : { severities: [] as never },
+    repeatIntervalSeconds: row.repeatIntervalSeconds,
+  };
+}
+
 /** Whether a receiver wants notifications about the series `key` at `severity`. */
 export function receiverWants(receiver: Pick<ReceiverPolicy, "matchers">, key: string, severity: State): boolean {
   const m = receiver.matchers;

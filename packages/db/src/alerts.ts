@@ -1,20 +1,25 @@
 import { randomUUID } from "node:crypto";
 import {
-  type AlertSettings,
-  type AlertStep,
+  type AlertMemoryLookup,
+  type AlertPlanSummary,
   type AlertTrack,
-  alertmanagerPayload,
   DEFAULT_ALERT_SETTINGS,
   EMPTY_TRACK,
   type EvaluationOutcome,
-  notificationAction,
+  NO_NOTIFICATION_CONTEXT,
+  type NotificationContext,
+  type NotificationNeeds,
+  type PlannedAlert,
+  type PlannedDelivery,
+  type PlannedEvent,
+  type PlannedTrack,
+  planNotifications,
   type ReceiverPolicy,
-  receiverKindSchema,
-  receiverMatchersSchema,
-  receiverWants,
-  runAlertMachine,
+  receiverPolicy,
+  runSeriesMachines,
+  type SeriesAlertMemory,
   type SilenceWindow,
-  silenceCovers,
+  seriesToLoad,
   silenceMatchersSchema,
 } from "@tidemark/alerts";
 import type { State } from "@tidemark/thresholds";
@@ -35,19 +40,6 @@ import { WriteStatement } from "./write-statement.ts";
 const STATE_LETTER: Record<State, string> = { OK: "O", WARNING: "W", CRITICAL: "C", UNKNOWN: "U" };
 const LETTER_STATE: Record<string, State> = { O: "OK", W: "WARNING", C: "CRITICAL", U: "UNKNOWN" };
 
-/** What deciding a series' alerts needs from before the batch. */
-export interface SeriesAlertMemory {
-  key: string;
-  settings: AlertSettings;
-  /** The state machine's memory, `open` included. */
-  track: AlertTrack;
-  /** The row of the open alert (`track.open`), when there is one. */
-  openAlert: { id: string; notifiedAt: Date | null } | null;
-}
-
-/** Alert memories by series id, as planAlerts looks them up. */
-export type AlertMemoryLookup = Pick<ReadonlyMap<number, SeriesAlertMemory>, "get" | "has">;
-
 interface SeriesRow {
   id: number;
   key: string;
@@ -65,56 +57,16 @@ interface SeriesRow {
   notified_at: Date | null;
 }
 
-/** An alert as it stands after the batch: inserted when new, updated otherwise. */
-interface AlertRow {
-  id: string;
-  isNew: boolean;
-  seriesId: number;
-  key: string;
-  severity: State;
-  peakSeverity: State;
-  openedAt: Date;
-  closedAt: Date | null;
-  flapping: boolean;
-  notifiedAt: Date | null;
-  opening: EvaluationOutcome | null;
-}
-
-interface EventRow {
-  alertId: string;
-  ts: Date;
-  kind: string;
-  severity: State;
-  outcome: EvaluationOutcome | null;
-  detail: string;
-}
-
-interface DeliveryRow {
-  webhookId: string;
-  alertId: string;
-  payload: unknown;
-}
-
-interface TrackRow {
-  seriesId: number;
-  track: AlertTrack;
-  flapPercent: number;
-}
-
 export interface ApplyEvaluationsOptions {
-  /** The dashboard's public URL, for the webhook payload's links. */
+  /** The dashboard's public URL, for the webhook payload's links; the app reads it from its configuration. */
   externalUrl?: string;
 }
 
-export interface ApplyEvaluationsSummary {
-  opened: number;
-  closed: number;
-  events: number;
-  deliveries: number;
-}
+/** Links in notifications queued by callers that name no public URL (tests, seeds, benchmarks). */
+const DEFAULT_PUBLIC_URL = "http://localhost:3000";
 
-export interface AlertPlan {
-  summary: ApplyEvaluationsSummary;
+export interface StoredAlertPlan {
+  summary: AlertPlanSummary;
   /** The memory of every series the batch touched, as it stands once the statement commits. */
   memory: Map<number, SeriesAlertMemory>;
 }
@@ -166,50 +118,11 @@ async function loadAlertMemory(
   return new Map(rows.map((r) => [r.id, memoryFrom(r)]));
 }
 
-interface NotificationContext {
-  silences: (SilenceWindow & { id: string })[];
-  receivers: ReceiverPolicy[];
-  acknowledged: Set<string>;
-  /** The organisation's slug, Alertmanager's `organization` label. */
-  organization: string | undefined;
-  /** Item ids by series key, for the preview link. */
-  items: Map<string, string>;
-}
-
-const NO_NOTIFICATIONS: NotificationContext = {
-  silences: [],
-  receivers: [],
-  acknowledged: new Set(),
-  organization: undefined,
-  items: new Map(),
-};
-
-/** Receiver rows as the routing decisions take them; a row with unreadable matchers matches nothing rather than everything. */
-export function receiverPolicy(row: {
-  id: string;
-  name: string;
-  kind: string;
-  matchers: unknown;
-  repeatIntervalSeconds: number | null;
-}): ReceiverPolicy {
-  const matchers = receiverMatchersSchema.safeParse(row.matchers ?? {});
-  return {
-    id: row.id,
-    name: row.name,
-    kind: receiverKindSchema.catch("webhook").parse(row.kind),
-    matchers: matchers.success ? matchers.data : { severities: [] as never },
-    repeatIntervalSeconds: row.repeatIntervalSeconds,
-  };
-}
-
 /** Silences in force over the batch, enabled receivers, which of `alertIds` are acknowledged, and the notified items' ids. */
 async function loadNotificationContext(
   client: pg.ClientBase,
   organizationId: string,
-  from: Date,
-  to: Date,
-  alertIds: string[],
-  keys: string[],
+  { from, to, alertIds, keys }: NotificationNeeds,
 ): Promise<NotificationContext> {
   const { rows } = await client.query<{
     kind: "silence" | "webhook" | "acknowledged" | "organization" | "item";
@@ -234,10 +147,14 @@ async function loadNotificationContext(
      SELECT 'item', id, series_key, NULL, NULL, NULL, NULL, NULL FROM service_items WHERE organization_id = $1 AND series_key = ANY($5::text[])`,
     [organizationId, from, to, alertIds, keys],
   );
-  const context: NotificationContext = { silences: [], receivers: [], acknowledged: new Set(), organization: undefined, items: new Map() };
+  const silences: (SilenceWindow & { id: string })[] = [];
+  const receivers: ReceiverPolicy[] = [];
+  const acknowledged = new Set<string>();
+  const items = new Map<string, string>();
+  let organization: string | undefined;
   for (const r of rows) {
     if (r.kind === "webhook")
-      context.receivers.push(
+      receivers.push(
         receiverPolicy({
           id: r.id,
           name: r.name ?? "",
@@ -246,16 +163,16 @@ async function loadNotificationContext(
           repeatIntervalSeconds: r.repeat,
         }),
       );
-    else if (r.kind === "acknowledged") context.acknowledged.add(r.id);
-    else if (r.kind === "organization") context.organization = r.name ?? undefined;
-    else if (r.kind === "item") context.items.set(r.name ?? "", r.id);
+    else if (r.kind === "acknowledged") acknowledged.add(r.id);
+    else if (r.kind === "organization") organization = r.name ?? undefined;
+    else if (r.kind === "item") items.set(r.name ?? "", r.id);
     else {
       const matchers = silenceMatchersSchema.safeParse(r.matchers);
       if (matchers.success && r.starts_at && r.ends_at)
-        context.silences.push({ id: r.id, matchers: matchers.data, startsAt: r.starts_at, endsAt: r.ends_at });
+        silences.push({ id: r.id, matchers: matchers.data, startsAt: r.starts_at, endsAt: r.ends_at });
     }
   }
-  return context;
+  return { silences, receivers, acknowledged, organization, items };
 }
 
 /**
@@ -271,7 +188,7 @@ export async function applyEvaluations(
   organizationId: string,
   outcomes: EvaluationOutcome[],
   options: ApplyEvaluationsOptions = {},
-): Promise<ApplyEvaluationsSummary> {
+): Promise<AlertPlanSummary> {
   if (outcomes.length === 0) return { opened: 0, closed: 0, events: 0, deliveries: 0 };
   const apply = async (client: pg.ClientBase) => {
     const statement = new WriteStatement();
@@ -298,9 +215,9 @@ export async function applyEvaluations(
 
 /**
  * Runs the results through the alert state machine and adds the alerts, their events, the
- * machines' memory and the queued deliveries (one per enabled webhook for each notification that
- * is neither silenced, acknowledged nor held for flapping) to `statement`. `remembered` is what
- * the caller knows of series from earlier batches; the rest is read here. The caller runs the
+ * machines' memory and the queued deliveries to `statement` — what to write is
+ * @tidemark/alerts' `planNotifications`; this loads what it needs. `remembered` is what the
+ * caller knows of series from earlier batches; the rest is read here. The caller runs the
  * statement inside its transaction and keeps the returned memory once that commits.
  */
 export async function planAlerts(
@@ -310,199 +227,24 @@ export async function planAlerts(
   remembered: AlertMemoryLookup,
   statement: WriteStatement,
   options: ApplyEvaluationsOptions = {},
-): Promise<AlertPlan> {
-  const summary: ApplyEvaluationsSummary = { opened: 0, closed: 0, events: 0, deliveries: 0 };
-  const externalUrl = options.externalUrl ?? process.env.TIDEMARK_PUBLIC_URL ?? "http://localhost:3000";
-  const bySeries = new Map<number, EvaluationOutcome[]>();
-  const unknown: number[] = [];
-  for (const o of outcomes) {
-    const list = bySeries.get(o.seriesId);
-    if (list) list.push(o);
-    else {
-      bySeries.set(o.seriesId, [o]);
-      if (!remembered.has(o.seriesId)) unknown.push(o.seriesId);
-    }
-  }
+): Promise<StoredAlertPlan> {
+  const unknown = seriesToLoad(outcomes, remembered);
   const loaded = unknown.length > 0 ? await loadAlertMemory(client, organizationId, unknown) : new Map<number, SeriesAlertMemory>();
-
-  const machines: { seriesId: number; before: SeriesAlertMemory; track: AlertTrack; steps: AlertStep[] }[] = [];
-  const dueOnExisting: string[] = [];
-  const notifiedKeys = new Set<string>();
-  let notifying = false;
-  let minTs = Number.POSITIVE_INFINITY;
-  let maxTs = Number.NEGATIVE_INFINITY;
-  for (const [seriesId, list] of bySeries) {
-    const before = remembered.get(seriesId) ?? loaded.get(seriesId);
-    if (!before) continue;
-    const { track, steps } = runAlertMachine(before.track, list, before.settings);
-    if (steps.length === 0) continue;
-    machines.push({ seriesId, before, track, steps });
-    for (const step of steps) {
-      if (!step.notify) continue;
-      notifying = true;
-      notifiedKeys.add(before.key);
-      minTs = Math.min(minTs, step.outcome.ts.getTime());
-      maxTs = Math.max(maxTs, step.outcome.ts.getTime());
-      if (before.openAlert) dueOnExisting.push(before.openAlert.id);
-    }
-  }
-  const context = notifying
-    ? await loadNotificationContext(
-        client,
-        organizationId,
-        new Date(minTs),
-        new Date(maxTs),
-        [...new Set(dueOnExisting)],
-        [...notifiedKeys],
-      )
-    : NO_NOTIFICATIONS;
-
-  const tracks: TrackRow[] = [];
-  const alerts = new Map<string, AlertRow>();
-  const events: EventRow[] = [];
-  const deliveries: DeliveryRow[] = [];
-  const memory = new Map<number, SeriesAlertMemory>();
-
-  for (const { seriesId, before, track, steps } of machines) {
-    const key = before.key;
-    tracks.push({ seriesId, track, flapPercent: (steps[steps.length - 1] as AlertStep).flapPercent });
-    let current: AlertRow | null =
-      before.openAlert && before.track.open
-        ? {
-            id: before.openAlert.id,
-            isNew: false,
-            seriesId,
-            key,
-            severity: before.track.open.severity,
-            peakSeverity: before.track.open.peakSeverity,
-            openedAt: before.track.open.openedAt,
-            closedAt: null,
-            flapping: before.track.open.flapping,
-            notifiedAt: before.openAlert.notifiedAt,
-            opening: null,
-          }
-        : null;
-    for (const step of steps) {
-      const { outcome } = step;
-      for (const t of step.transitions) {
-        if (t.kind === "opened") {
-          current = {
-            id: randomUUID(),
-            isNew: true,
-            seriesId,
-            key,
-            severity: t.severity,
-            peakSeverity: t.severity,
-            openedAt: t.at,
-            closedAt: null,
-            flapping: false,
-            notifiedAt: null,
-            opening: outcome,
-          };
-          summary.opened++;
-        }
-        if (!current) continue;
-        alerts.set(current.id, current);
-        const detail = t.kind.startsWith("flapping")
-          ? `${step.flapPercent.toFixed(1)} % state change over the last 21 results`
-          : outcome.explanation;
-        events.push({
-          alertId: current.id,
-          ts: t.kind === "closed" ? t.at : outcome.ts,
-          kind: t.kind,
-          severity: t.severity,
-          outcome,
-          detail,
-        });
-      }
-      if (!current || !step.alert) continue;
-      const alert: AlertRow = current;
-      alerts.set(alert.id, alert);
-      alert.severity = step.alert.severity;
-      alert.peakSeverity = step.alert.peakSeverity;
-      alert.flapping = step.alert.flapping;
-      alert.closedAt = step.alert.closedAt;
-
-      const due = step.notify;
-      const silence = due === "firing" ? context.silences.find((s) => silenceCovers(s, key, outcome.ts)) : undefined;
-      const decision: ReturnType<typeof notificationAction> | null =
-        due || step.heldForFlapping
-          ? notificationAction({
-              due: due || "firing",
-              heldForFlapping: step.heldForFlapping,
-              acknowledged: context.acknowledged.has(alert.id),
-              silencedBy: silence?.id ?? null,
-              firingWasSent: alert.notifiedAt !== null,
-            })
-          : null;
-      if (decision?.action === "hold") {
-        events.push({
-          alertId: alert.id,
-          ts: outcome.ts,
-          kind: "notification-held",
-          severity: alert.severity,
-          outcome,
-          detail: `notification held: ${decision.reason}`,
-        });
-      } else if (due && decision?.action === "send") {
-        // A resolution goes to the receivers that could have been told it fired (at its worst severity).
-        const severity = due === "firing" ? alert.severity : alert.peakSeverity;
-        const receivers = context.receivers.filter((r) => receiverWants(r, key, severity));
-        for (const r of receivers) {
-          deliveries.push({
-            webhookId: r.id,
-            alertId: alert.id,
-            payload: alertmanagerPayload({
-              receiver: r.name,
-              externalUrl,
-              organization: context.organization,
-              alert: {
-                id: alert.id,
-                key,
-                status: due,
-                severity: alert.severity,
-                openedAt: alert.openedAt,
-                closedAt: alert.closedAt,
-                value: outcome.value,
-                threshold: outcome.threshold,
-                warning: outcome.warning,
-                critical: outcome.critical,
-                explanation: outcome.explanation,
-                flapping: alert.flapping,
-                itemId: context.items.get(key) ?? null,
-              },
-            }),
-          });
-        }
-        if (due === "firing" && receivers.length > 0) alert.notifiedAt ??= outcome.ts;
-      }
-      if (alert.closedAt) {
-        summary.closed++;
-        current = null;
-      }
-    }
-    memory.set(seriesId, {
-      key,
-      settings: before.settings,
-      track,
-      openAlert: current ? { id: current.id, notifiedAt: current.notifiedAt } : null,
-    });
-  }
-
-  addTrackWrites(statement, tracks);
-  addAlertWrites(statement, organizationId, [...alerts.values()]);
-  addEventWrites(statement, events);
-  addDeliveryWrites(statement, deliveries);
-  summary.events = events.length;
-  summary.deliveries = deliveries.length;
-  return { summary, memory };
+  const { runs, needs } = runSeriesMachines(outcomes, (seriesId) => remembered.get(seriesId) ?? loaded.get(seriesId));
+  const context = needs ? await loadNotificationContext(client, organizationId, needs) : NO_NOTIFICATION_CONTEXT;
+  const plan = planNotifications(runs, context, { publicUrl: options.externalUrl ?? DEFAULT_PUBLIC_URL, newId: randomUUID });
+  addTrackWrites(statement, plan.tracks);
+  addAlertWrites(statement, organizationId, plan.alerts);
+  addEventWrites(statement, plan.events);
+  addDeliveryWrites(statement, plan.deliveries);
+  return { summary: plan.summary, memory: plan.memory };
 }
 
 function iso(d: Date | null): string | null {
   return d?.toISOString() ?? null;
 }
 
-function addTrackWrites(statement: WriteStatement, tracks: TrackRow[]) {
+function addTrackWrites(statement: WriteStatement, tracks: PlannedTrack[]) {
   if (tracks.length === 0) return;
   const rows = statement.unnest([
     [tracks.map((t) => t.seriesId), "bigint[]"],
@@ -523,7 +265,7 @@ function addTrackWrites(statement: WriteStatement, tracks: TrackRow[]) {
   );
 }
 
-function addAlertWrites(statement: WriteStatement, organizationId: string, alerts: AlertRow[]) {
+function addAlertWrites(statement: WriteStatement, organizationId: string, alerts: PlannedAlert[]) {
   const created = alerts.filter((a) => a.isNew);
   const updated = alerts.filter((a) => !a.isNew);
   if (updated.length > 0) {
@@ -575,7 +317,7 @@ function addAlertWrites(statement: WriteStatement, organizationId: string, alert
   }
 }
 
-function addEventWrites(statement: WriteStatement, events: EventRow[]) {
+function addEventWrites(statement: WriteStatement, events: PlannedEvent[]) {
   if (events.length === 0) return;
   const rows = statement.unnest([
     [events.map((e) => e.alertId), "uuid[]"],
@@ -594,10 +336,10 @@ function addEventWrites(statement: WriteStatement, events: EventRow[]) {
   );
 }
 
-function addDeliveryWrites(statement: WriteStatement, deliveries: DeliveryRow[]) {
+function addDeliveryWrites(statement: WriteStatement, deliveries: PlannedDelivery[]) {
   if (deliveries.length === 0) return;
   const rows = statement.unnest([
-    [deliveries.map((d) => d.webhookId), "uuid[]"],
+    [deliveries.map((d) => d.receiverId), "uuid[]"],
     [deliveries.map((d) => d.alertId), "uuid[]"],
     [deliveries.map((d) => JSON.stringify(d.payload)), "jsonb[]"],
   ]);

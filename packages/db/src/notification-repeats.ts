@@ -1,5 +1,4 @@
-import { repeatDue, silenceCovers, silenceMatchersSchema } from "@tidemark/alerts";
-import { receiverPolicy } from "./alerts.ts";
+import { receiverPolicy, repeatDue, silenceCovers, silenceMatchersSchema } from "@tidemark/alerts";
 import type { Database } from "./database.ts";
 
 /** One key for the advisory lock, so that of several notifiers only one queues repeats at a time. */
