@@ -1,8 +1,8 @@
 import type { EvaluationOutcome } from "@tidemark/alerts";
 import { hardOutcome } from "@tidemark/alerts/testing";
 import { applyEvaluations, type Database, ensureSeries, writeEvaluations } from "@tidemark/db";
+import { prng } from "@tidemark/db/seed";
 import type { State } from "@tidemark/thresholds";
-import { prng } from "../../packages/db/src/seed/synthetic.ts";
 
 /**
  * Issue 7's load: 10 000 alerts over 30 days on 250 series (50 hosts × 5 services), made through

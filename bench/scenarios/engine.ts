@@ -1,4 +1,5 @@
 import { compile, ExprError, evaluate, InMemorySeriesData, parse } from "@tidemark/expr";
+import { prng } from "@tidemark/db/seed";
 import { evaluateThreshold, type HourEntry, type ThresholdPolicy, thresholdCurve } from "@tidemark/thresholds";
 
 /**
@@ -14,21 +15,10 @@ const NOW = Date.UTC(2024, 5, 1, 12, 0, 0);
 const POINTS = 15_000;
 const NINE_REFS = "avg(h-s-i[-10M],h-s-i[-20M],h-s-i[-30M],h-s-i[-40M],h-s-i[-60M],h-s-i[-90M],h-s-i[-120M],h-s-i[-150M],h-s-i[-180M])";
 
-/** Deterministic PRNG so that every run fuzzes and measures the same inputs. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function history(): InMemorySeriesData {
   const data = new InMemorySeriesData();
-  const random = mulberry32(1);
+  // Seeded, so that every run fuzzes and measures the same inputs.
+  const random = prng(1);
   for (let i = POINTS - 1; i >= 0; i--) data.append("h-s-i", NOW - i * MINUTE, 1000 + Math.round(random() * 500));
   return data;
 }
@@ -148,7 +138,7 @@ function randomSource(random: () => number): string {
 }
 
 function fuzz(n: number, data: InMemorySeriesData) {
-  const random = mulberry32(42);
+  const random = prng(42);
   const byCode: Record<string, number> = {};
   let ok = 0;
   let untyped = 0;

@@ -1,4 +1,5 @@
 import { type Database, ensureSeries, importConfiguration, insertPoints, previewItem, refreshAggregates } from "@tidemark/db";
+import { prng } from "@tidemark/db/seed";
 import type { HourEntry, ThresholdPolicy } from "@tidemark/thresholds";
 import type { BenchScenario } from "../scenario.ts";
 
@@ -13,17 +14,6 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 const RUNS = 10;
 const GOAL_MS = 300;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const everyHour = (f: (h: number) => HourEntry): HourEntry[] => Array.from({ length: 24 }, (_, h) => f(h));
 
@@ -79,7 +69,7 @@ async function seed(db: Database, now: number) {
     ],
   });
   const ids = await ensureSeries(db, organization.id, ["bench-svc-value", "bench-svc-lastweek"]);
-  const random = mulberry32(7);
+  const random = prng(7);
   const points = [];
   // 37 days: the 30-day window plus the week the "last week" expression reaches back.
   for (let ts = now - 37 * DAY; ts < now; ts += MINUTE) {

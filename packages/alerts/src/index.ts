@@ -13,7 +13,7 @@ export {
   runAlertMachine,
   stepAlert,
 } from "./machine.ts";
-export { type EvaluationOutcome, evaluationOutcomeSchema } from "./outcome.ts";
+export type { EvaluationOutcome } from "./outcome.ts";
 export { type ItemAlertSettings, itemAlertSettingsSchema } from "./settings.ts";
 export {
   AGENT_SILENT_AFTER_MS,
@@ -38,7 +38,6 @@ export {
 } from "./plugin-state.ts";
 export { severityRank, worseOf } from "./severity.ts";
 export {
-  isSilenced,
   matchersCover,
   matchesGlob,
   type SilenceMatchers,

@@ -1,5 +1,4 @@
-import { type CalcMethod, calcMethodSchema, type State, stateSchema } from "@tidemark/thresholds";
-import { z } from "zod";
+import type { CalcMethod, State } from "@tidemark/thresholds";
 
 /**
  * One evaluated result of one series, as the worker hands it over after writing item_states and
@@ -22,20 +21,3 @@ export interface EvaluationOutcome {
   explanation: string;
   calcMethod?: CalcMethod;
 }
-
-const finiteOrNull = z.number().finite().nullable();
-
-export const evaluationOutcomeSchema = z.object({
-  seriesId: z.number().int().positive(),
-  key: z.string().min(1).max(1000),
-  ts: z.date(),
-  state: stateSchema,
-  hardState: stateSchema,
-  hard: z.boolean(),
-  value: finiteOrNull,
-  threshold: finiteOrNull,
-  warning: finiteOrNull,
-  critical: finiteOrNull,
-  explanation: z.string().max(4000),
-  calcMethod: calcMethodSchema.optional(),
-}) satisfies z.ZodType<EvaluationOutcome>;

@@ -41,7 +41,3 @@ export function silenceCovers(silence: SilenceWindow, key: string, at: Date): bo
   const t = at.getTime();
   return t >= silence.startsAt.getTime() && t < silence.endsAt.getTime() && matchersCover(silence.matchers, key);
 }
-
-export function isSilenced(silences: readonly SilenceWindow[], key: string, at: Date): boolean {
-  return silences.some((s) => silenceCovers(s, key, at));
-}

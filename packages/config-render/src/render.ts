@@ -73,8 +73,3 @@ export function renderAgentConfig(
   const checks = renderChecks(snapshot, agent.id);
   return { version, hash: checksHash(checks), agent: agent.name, timeZone, checks };
 }
-
-/** Agent ids the snapshot assigns services to. */
-export function assignedAgents(snapshot: Pick<DeploymentSnapshot, "assignments">): Set<string> {
-  return new Set(snapshot.assignments.map((a) => a.agentId));
-}

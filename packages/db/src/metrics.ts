@@ -108,11 +108,3 @@ export async function refreshAggregates(db: Database, window?: { from: Date; to:
     ]);
   }
 }
-
-export async function countPoints(db: Database, organizationId: string): Promise<number> {
-  const { rows } = await db.pool.query<{ n: number }>(
-    `SELECT count(*)::bigint AS n FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1`,
-    [organizationId],
-  );
-  return rows[0]?.n ?? 0;
-}

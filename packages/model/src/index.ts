@@ -33,7 +33,7 @@ export const scheduleSchema = z
 /** An organisation's time zone (IANA name): cron schedules and threshold periods are read in it. */
 export const timeZoneSchema = z.string().trim().min(1).max(64).refine(isTimeZone, "an IANA time zone such as UTC or Europe/Stockholm");
 
-export { intervalMs };
+export { intervalMs, isTimeZone };
 
 const RUNNABLE_URL = /^(shell|bischeck|https?|postgres(ql)?|scrape\+https?):\/\//;
 /**

@@ -1,15 +1,7 @@
 import { ExprError, parse } from "@tidemark/expr";
+import { isTimeZone } from "@tidemark/model";
 import { type ThresholdPolicy, thresholdPolicySchema } from "@tidemark/thresholds";
 import type * as z from "zod";
-
-function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Every expression hour must parse: a policy the engine cannot read would be saved and then

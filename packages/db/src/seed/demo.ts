@@ -8,7 +8,7 @@ import { deployDraft } from "../deploy.ts";
 import { queueStoredPoints } from "../evaluation.ts";
 import { ensureSeries, insertPoints, refreshAggregates } from "../metrics.ts";
 import { readNabSeries } from "./nab.ts";
-import { generatePoints, type SeriesShape } from "./synthetic.ts";
+import { dailyLevel, generatePoints, type SeriesShape } from "./synthetic.ts";
 
 export const DEMO_USER = { email: "demo@tidemark.dev", password: "tidemark-demo", name: "Demo Operator" };
 export const DEMO_ORG = { slug: "acme", name: "Acme Operations" };
@@ -31,7 +31,7 @@ const constantHours = (f: (hour: number) => number | null): HourEntry[] =>
 
 /** Upper-bound policy following the daily cycle of a shape, as a person tuning it would write. */
 function upperPolicy(shape: SeriesShape, margin: number, warning = 10, critical = 30): ThresholdPolicy {
-  const level = (h: number) => (shape.base + shape.dailyAmplitude * ((1 - Math.cos(((h - 2) / 24) * 2 * Math.PI)) / 2)) * margin;
+  const level = (h: number) => dailyLevel(shape, h) * margin;
   return {
     periods: [
       {

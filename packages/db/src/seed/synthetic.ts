@@ -29,14 +29,16 @@ export function prng(seed: number): () => number {
   };
 }
 
+/** The shape's weekday level at `hour` (UTC, fractional): peak mid-afternoon, trough before dawn. */
+export function dailyLevel(shape: Pick<SeriesShape, "base" | "dailyAmplitude">, hour: number): number {
+  return shape.base + shape.dailyAmplitude * ((1 - Math.cos(((hour - 2) / 24) * 2 * Math.PI)) / 2);
+}
+
 export function valueAt(shape: SeriesShape, ts: number, random: () => number): number {
   const date = new Date(ts);
-  const hour = date.getUTCHours() + date.getUTCMinutes() / 60;
-  // Peak mid-afternoon, trough before dawn.
-  const daily = (1 - Math.cos(((hour - 2) / 24) * 2 * Math.PI)) / 2;
   const weekday = date.getUTCDay();
   const weekend = weekday === 0 || weekday === 6 ? shape.weekendFactor : 1;
-  let value = (shape.base + shape.dailyAmplitude * daily) * weekend;
+  let value = dailyLevel(shape, date.getUTCHours() + date.getUTCMinutes() / 60) * weekend;
   value *= 1 + (random() * 2 - 1) * shape.noise;
   for (const incident of shape.incidents) {
     if (ts >= incident.start && ts < incident.start + incident.minutes * 60_000) value *= incident.factor;

@@ -1,3 +1,4 @@
+import { isTimeZone } from "@tidemark/model";
 import type { HourEntry, MonthRule, Period, ThresholdPolicy, WeekRule } from "@tidemark/thresholds";
 import { thresholdPolicySchema } from "@tidemark/thresholds";
 
@@ -60,6 +61,7 @@ export type FieldErrors = Map<string, string>;
 /** The same zod schema the API validates with; issues keyed by their path, e.g. `periods.0.warning`. */
 export function validatePolicy(policy: ThresholdPolicy): { ok: true; policy: ThresholdPolicy } | { ok: false; errors: FieldErrors } {
   const parsed = thresholdPolicySchema.safeParse(policy);
+  // The API refuses zones the engine cannot read hours in; so does the form.
   const zoneKnown = isTimeZone(policy.timeZone);
   if (parsed.success && zoneKnown) return { ok: true, policy: parsed.data };
   const errors: FieldErrors = new Map();
@@ -69,16 +71,6 @@ export function validatePolicy(policy: ThresholdPolicy): { ok: true; policy: Thr
     if (!errors.has(key)) errors.set(key, issue.message);
   }
   return { ok: false, errors };
-}
-
-/** The API refuses zones the engine cannot read hours in; so does the form. */
-function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A number typed into a field, or null while it is empty or not a number yet. */
