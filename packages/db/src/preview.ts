@@ -1,9 +1,15 @@
-import { ExprError, InMemorySeriesData, type Macros, type Reference, references } from "@tidemark/expr";
+import { InMemorySeriesData, type Macros, type Reference } from "@tidemark/expr";
 import {
-  type AlertSpan,
-  type BacktestSummary,
-  backtest,
-  type ThresholdCurve,
+  CHART_BUCKETS,
+  type ChartPoint,
+  downsample,
+  type PolicyOutcome,
+  type PreviewResolution,
+  type PreviewSamples,
+  policyOutcome,
+  policyReferences,
+  previewResolution,
+  referenceLookbackMs,
   type ThresholdPolicy,
   thresholdPolicySchema,
 } from "@tidemark/thresholds";
@@ -11,46 +17,10 @@ import { policyFromRow, policyInclude } from "./configuration.ts";
 import type { Database } from "./database.ts";
 
 /**
- * The server side of the threshold preview: one item's history over a window, the threshold curve
- * of a draft policy (and of the deployed one) over it, and what each would have raised.
+ * The server side of the threshold preview: one item's history over a window and the history its
+ * policies' expressions read, handed to @tidemark/thresholds, which judges the draft policy (and
+ * the deployed one) over it and draws the chart.
  */
-
-const MINUTE = 60_000;
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-
-/** Up to this window the preview judges every raw result, as the worker does. */
-export const RAW_WINDOW_MS = 35 * DAY;
-/** Chart points: enough for a wide screen; each keeps its bucket's min and max so peaks survive. */
-export const CHART_BUCKETS = 1200;
-/** Index references (`x[0:9]`) read the newest points before each hour: a day covers series sampled every few minutes. */
-const INDEX_LOOKBACK_MS = DAY;
-const MAX_SPANS = 2000;
-
-export type PreviewResolution = "raw" | "1h";
-
-export interface ChartPoint {
-  ts: number;
-  avg: number | null;
-  min: number | null;
-  max: number | null;
-  threshold: number | null;
-  warning: number | null;
-  critical: number | null;
-  warningLow: number | null;
-  criticalLow: number | null;
-  /** The deployed version's threshold, drawn beside the draft's. */
-  deployedThreshold: number | null;
-}
-
-export interface PolicyOutcome {
-  spans: AlertSpan[];
-  /** True when more spans happened than were sent. */
-  spansTruncated: boolean;
-  summary: BacktestSummary;
-  /** Why expression hours had no threshold: syntax errors and unknown series (first few). */
-  errors: string[];
-}
 
 export type DeployedOutcome =
   | { status: "deployed"; version: number; deployedAt: Date; outcome: PolicyOutcome | null }
@@ -70,13 +40,6 @@ export interface PreviewResult {
   deployed: DeployedOutcome;
   /** Server time: the item, its policies and the deployment (meta), the history, the backtests. */
   timings: { metaMs: number; historyMs: number; computeMs: number };
-}
-
-interface Samples {
-  timestamps: Float64Array;
-  values: Float64Array;
-  low: Float64Array;
-  high: Float64Array;
 }
 
 /**
@@ -106,14 +69,14 @@ export function unpackPoints(text: string | null, originMs: number): { timestamp
 }
 
 /** The item's 1-hour buckets with their min and max, for windows beyond RAW_WINDOW_MS. */
-async function loadHourlySamples(db: Database, seriesId: number, from: Date, to: Date): Promise<Samples> {
+async function loadHourlySamples(db: Database, seriesId: number, from: Date, to: Date): Promise<PreviewSamples> {
   const { rows } = await db.pool.query<[number, number | null, number | null, number | null]>({
     text: `SELECT extract(epoch FROM bucket)::float8 * 1000, avg, min, max FROM metric_1h WHERE series_id = $1 AND bucket >= $2 AND bucket <= $3 ORDER BY bucket`,
     values: [seriesId, from, to],
     rowMode: "array",
   });
   const n = rows.length;
-  const samples: Samples = {
+  const samples: PreviewSamples = {
     timestamps: new Float64Array(n),
     values: new Float64Array(n),
     low: new Float64Array(n),
@@ -157,36 +120,6 @@ async function loadPacked(
   return new Map(rows.map(([key, points]) => [key, unpackPoints(points, origin)]));
 }
 
-function expressionSources(policy: ThresholdPolicy): string[] {
-  return policy.periods.flatMap((p) => p.hours.entries.flatMap((e) => (e?.kind === "expression" ? [e.source] : [])));
-}
-
-function policyReferences(policies: readonly ThresholdPolicy[], macros: Macros): Reference[] {
-  const refs: Reference[] = [];
-  for (const policy of policies) {
-    for (const source of expressionSources(policy)) {
-      try {
-        refs.push(...references(source, { macros }));
-      } catch (error) {
-        if (!(error instanceof ExprError)) throw error;
-      }
-    }
-  }
-  return refs;
-}
-
-/** How far before an hour's start its references reach (ms), over all of them; offsets count back from `now`. */
-function lookback(refs: readonly Reference[]): number {
-  let back = 0;
-  for (const r of refs) {
-    if (r.kind === "indexRange" && r.to === "END") back = Math.max(back, 400 * DAY);
-    else if (r.kind === "index" || r.kind === "indexRange") back = Math.max(back, INDEX_LOOKBACK_MS);
-    else if (r.kind === "nearest") back = Math.max(back, Math.abs(r.offsetMs) + HOUR);
-    else back = Math.max(back, r.toOffsetMs === "END" ? 400 * DAY : Math.max(Math.abs(r.fromOffsetMs), Math.abs(r.toOffsetMs)) + HOUR);
-  }
-  return back;
-}
-
 function firstAtOrAfter(timestamps: Float64Array, t: number): number {
   let lo = 0;
   let hi = timestamps.length;
@@ -209,9 +142,9 @@ async function loadHistory(
   item: { seriesKey: string; seriesId: number | null },
   refs: readonly Reference[],
   window: { from: number; to: number; resolution: PreviewResolution },
-): Promise<{ samples: Samples; data: InMemorySeriesData | undefined }> {
+): Promise<{ samples: PreviewSamples; data: InMemorySeriesData | undefined }> {
   const refKeys = [...new Set(refs.map((r) => r.series))];
-  const since = new Date(window.from - lookback(refs));
+  const since = new Date(window.from - referenceLookbackMs(refs));
   const to = new Date(window.to);
   const keys = window.resolution === "raw" ? [...new Set([item.seriesKey, ...refKeys])] : refKeys;
   const [packed, hourly] = await Promise.all([
@@ -221,7 +154,7 @@ async function loadHistory(
     window.resolution === "1h" && item.seriesId !== null ? loadHourlySamples(db, item.seriesId, new Date(window.from), to) : null,
   ]);
 
-  let samples: Samples = {
+  let samples: PreviewSamples = {
     timestamps: new Float64Array(0),
     values: new Float64Array(0),
     low: new Float64Array(0),
@@ -247,93 +180,6 @@ async function loadHistory(
     }
   }
   return { samples, data };
-}
-
-function outcome(
-  policy: ThresholdPolicy,
-  samples: Samples,
-  from: number,
-  to: number,
-  stepMs: number,
-  macros: Macros,
-  data: InMemorySeriesData | undefined,
-) {
-  const result = backtest(policy, { series: samples, from, to, stepMs, context: { data, macros } });
-  const errors = new Set<string>();
-  for (const source of expressionSources(policy)) {
-    try {
-      for (const ref of references(source, { macros })) if (!data?.has(ref.series)) errors.add(`unknown series '${ref.series}'`);
-    } catch (error) {
-      if (!(error instanceof ExprError)) throw error;
-      errors.add(error.message);
-    }
-  }
-  const spans = result.spans.length > MAX_SPANS ? result.spans.slice(0, MAX_SPANS) : [...result.spans];
-  const policyOutcome: PolicyOutcome = {
-    spans,
-    spansTruncated: result.spans.length > MAX_SPANS,
-    summary: result.summary,
-    errors: [...errors].slice(0, 5),
-  };
-  return { outcome: policyOutcome, curve: result.curve };
-}
-
-const nullable = (v: number) => (Number.isNaN(v) ? null : v);
-
-/**
- * Buckets of equal width, each with the min, max and mean of its samples and the threshold and
- * bands at the bucket's start, so that a month of minutes fits a chart and no peak disappears.
- */
-export function downsample(
-  samples: Samples,
-  curves: { draft: ThresholdCurve | null; deployed: ThresholdCurve | null },
-  from: number,
-  to: number,
-  buckets: number,
-): ChartPoint[] {
-  const width = Math.max(MINUTE, Math.ceil((to - from) / buckets / MINUTE) * MINUTE);
-  const start = Math.floor(from / width) * width;
-  const count = Math.max(1, Math.ceil((to - start) / width));
-  const sum = new Float64Array(count);
-  const seen = new Uint32Array(count);
-  const min = new Float64Array(count).fill(Number.POSITIVE_INFINITY);
-  const max = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
-  for (let i = 0; i < samples.timestamps.length; i++) {
-    const b = Math.floor(((samples.timestamps[i] as number) - start) / width);
-    if (b < 0 || b >= count) continue;
-    const v = samples.values[i] as number;
-    if (Number.isNaN(v)) continue;
-    sum[b] = (sum[b] as number) + v;
-    seen[b] = (seen[b] as number) + 1;
-    min[b] = Math.min(min[b] as number, Number.isNaN(samples.low[i] as number) ? v : (samples.low[i] as number));
-    max[b] = Math.max(max[b] as number, Number.isNaN(samples.high[i] as number) ? v : (samples.high[i] as number));
-  }
-  /** The curve's entry at (or just after the window start for) a bucket's first instant. */
-  const indexIn = (curve: ThresholdCurve, ts: number) => {
-    const first = curve.timestamps[0] ?? 0;
-    const step = curve.timestamps.length > 1 ? (curve.timestamps[1] as number) - first : MINUTE;
-    return Math.max(0, Math.min(curve.timestamps.length - 1, Math.round((Math.max(ts, from) - first) / step)));
-  };
-  const { draft: curve, deployed } = curves;
-  const points: ChartPoint[] = [];
-  for (let b = 0; b < count; b++) {
-    const ts = start + b * width;
-    const at = curve ? indexIn(curve, ts) : -1;
-    const n = seen[b] as number;
-    points.push({
-      ts,
-      avg: n > 0 ? (sum[b] as number) / n : null,
-      min: n > 0 ? (min[b] as number) : null,
-      max: n > 0 ? (max[b] as number) : null,
-      threshold: curve ? nullable(curve.threshold[at] as number) : null,
-      warning: curve ? nullable(curve.warning[at] as number) : null,
-      critical: curve ? nullable(curve.critical[at] as number) : null,
-      warningLow: curve ? nullable(curve.warningLow[at] as number) : null,
-      criticalLow: curve ? nullable(curve.criticalLow[at] as number) : null,
-      deployedThreshold: deployed ? nullable(deployed.threshold[indexIn(deployed, ts)] as number) : null,
-    });
-  }
-  return points;
 }
 
 export class PreviewNotFoundError extends Error {}
@@ -391,8 +237,7 @@ export async function previewItem(db: Database, organizationId: string, input: P
   const draft = input.draft ?? (item.policy ? policyFromRow(item.policy) : null);
   const from = input.from.getTime();
   const to = input.to.getTime();
-  const resolution: PreviewResolution = to - from <= RAW_WINDOW_MS ? "raw" : "1h";
-  const stepMs = resolution === "raw" ? MINUTE : HOUR;
+  const { resolution, stepMs } = previewResolution(from, to);
 
   const [seriesRow, deployed] = await Promise.all([
     db.prisma.series.findUnique({ where: { organizationId_key: { organizationId, key: item.seriesKey } }, select: { id: true } }),
@@ -410,9 +255,9 @@ export async function previewItem(db: Database, organizationId: string, input: P
   );
   const t1 = performance.now();
 
-  const draftResult = draft ? outcome(draft, samples, from, to, stepMs, macros, data) : null;
-  const deployedResult =
-    deployed.status === "deployed" && deployed.policy ? outcome(deployed.policy, samples, from, to, stepMs, macros, data) : null;
+  const window = { from, to, stepMs };
+  const draftResult = draft ? policyOutcome(draft, samples, window, macros, data) : null;
+  const deployedResult = deployed.status === "deployed" && deployed.policy ? policyOutcome(deployed.policy, samples, window, macros, data) : null;
   const deployedOutcome: DeployedOutcome =
     deployed.status === "not-deployed"
       ? deployed

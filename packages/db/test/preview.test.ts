@@ -1,17 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { downsample, unpackPoints } from "../src/preview.ts";
-
-describe("downsample", () => {
-  it("keeps every peak and trough of a bucket while averaging it", () => {
-    const timestamps = Float64Array.from({ length: 600 }, (_, i) => i * 60_000);
-    const values = Float64Array.from({ length: 600 }, (_, i) => (i === 137 ? 1000 : i === 420 ? -50 : 10));
-    const points = downsample({ timestamps, values, low: values, high: values }, { draft: null, deployed: null }, 0, 600 * 60_000, 60);
-    expect(points).toHaveLength(60);
-    expect(Math.max(...points.map((p) => p.max ?? 0))).toBe(1000);
-    expect(Math.min(...points.map((p) => p.min ?? 0))).toBe(-50);
-    expect(points[13]).toMatchObject({ ts: 13 * 600_000, max: 1000, min: 10, avg: 109 });
-  });
-});
+import { unpackPoints } from "../src/preview.ts";
 
 describe("unpackPoints", () => {
   it("reads timestamps relative to the origin and empty values as null", () => {

@@ -15,3 +15,17 @@ export type { ThresholdContext } from "./hours.ts";
 export { type PeriodRule, type PeriodSelection, selectPeriod, selectPeriodForDate } from "./period.ts";
 export * from "./policy.ts";
 export { type Boundaries, boundaries, classify, explain, formatNumber } from "./states.ts";
+export {
+  CHART_BUCKETS,
+  type ChartPoint,
+  downsample,
+  MAX_SPANS,
+  type PolicyOutcome,
+  type PreviewResolution,
+  type PreviewSamples,
+  policyOutcome,
+  policyReferences,
+  previewResolution,
+  RAW_WINDOW_MS,
+  referenceLookbackMs,
+} from "./preview.ts";
