@@ -1,3 +1,4 @@
+import { readSnapshot } from "@tidemark/config-render";
 import {
   createAgent,
   type Database,
@@ -8,7 +9,6 @@ import {
   ingestBatch,
   itemDeploymentStatus,
   loadFreshnessItems,
-  readSnapshot,
   saveItemPolicy,
   updateItemAlertSettings,
 } from "@tidemark/db";

@@ -3,6 +3,7 @@ import { findUnstorableText } from "@tidemark/protocol";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { Context } from "./context.ts";
+import { clientError } from "./errors.ts";
 import { wireFormat } from "./wire-format.ts";
 
 /**
@@ -63,7 +64,17 @@ const databaseAvailability = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(databaseAvailability).use(sameOriginMutations).use(storableInput);
+/** The domain's refusals (not found, conflict, invalid draft…) as client errors: mapped here, for every procedure, from errors.ts. */
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const mapped = clientError(result.error.cause);
+    if (mapped) throw mapped;
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(databaseAvailability).use(domainErrors).use(sameOriginMutations).use(storableInput);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });

@@ -1,5 +1,6 @@
 export * from "./canonical.ts";
 export * from "./delivery.ts";
+export * from "./deployment.ts";
 export * from "./diff.ts";
 export * from "./evaluated.ts";
 export * from "./host-rules.ts";

@@ -1,13 +1,10 @@
 import {
-  type AgentPlan,
+  type DeployedVersion,
   type DeploymentSnapshot,
-  deploymentSnapshotSchema,
-  diffEvaluation,
-  evaluatedItems,
-  type ItemEvaluationChange,
-  planAgents,
-  servicesRunningNowhere,
-  snapshotHash,
+  deploymentContents,
+  draftSnapshot,
+  planStoredAgents,
+  readSnapshot,
 } from "@tidemark/config-render";
 import type { AuditChange, Audited } from "./audit.ts";
 import type { Database } from "./database.ts";
@@ -15,38 +12,14 @@ import { agentDeployStates, createDeployment, readDeploymentSource } from "./dep
 
 /**
  * Deploying: freezing the draft (or an earlier version, for a rollback) into the organisation's
- * next version. The decisions — what each agent runs, what changes — are @tidemark/config-render's;
- * this module loads what they need and stores the result.
+ * next version. The decisions — whether the draft may be deployed, what each agent runs, which
+ * agents a version goes to — are @tidemark/config-render's; this module loads what they need and
+ * stores the result. Production, seeds and tests all deploy through `deploySnapshot`.
  */
 
-export class SnapshotUnreadableError extends Error {}
-
-/** A stored snapshot, read with today's schema (versions from before alert settings get the defaults). */
-export function readSnapshot(value: unknown, label: string): DeploymentSnapshot {
-  const parsed = deploymentSnapshotSchema.safeParse(value);
-  if (!parsed.success) throw new SnapshotUnreadableError(`${label} holds a snapshot this server cannot read`);
-  return parsed.data;
-}
-
-export class DraftInvalidError extends Error {}
-
-/** The draft as a snapshot; refused when the model does not accept it (agents must never receive such a one). */
+/** The draft as a snapshot; DraftInvalidError when the model does not accept it. */
 export async function readDraftSnapshot(db: Database, organizationId: string): Promise<DeploymentSnapshot> {
-  const source = deploymentSnapshotSchema.safeParse(await readDeploymentSource(db, organizationId));
-  if (!source.success) {
-    const problems = source.error.issues
-      .slice(0, 5)
-      .map((i) => `${i.path.join(".")}: ${i.message}`)
-      .join("; ");
-    throw new DraftInvalidError(`the configuration cannot be deployed: ${problems}`);
-  }
-  return source.data;
-}
-
-export interface DeployedVersion {
-  version: number;
-  createdAt: Date;
-  snapshot: DeploymentSnapshot;
+  return draftSnapshot(await readDeploymentSource(db, organizationId));
 }
 
 /** The organisation's latest deployment: what runs (null: it never deployed). */
@@ -57,51 +30,6 @@ export async function latestDeployment(db: Database, organizationId: string): Pr
   );
   const row = rows[0];
   return row ? { version: row.version, createdAt: row.created_at, snapshot: readSnapshot(row.snapshot, `version ${row.version}`) } : null;
-}
-
-async function agentPlans(db: Database, organizationId: string, snapshot: DeploymentSnapshot, now: number): Promise<AgentPlan[]> {
-  const states = await agentDeployStates(db, organizationId);
-  return planAgents(
-    snapshot,
-    states.map((s) => ({
-      ...s,
-      appliedSnapshot: s.appliedSnapshot ? readSnapshot(s.appliedSnapshot, `version ${s.appliedVersion}`) : null,
-    })),
-    now,
-  );
-}
-
-export interface DeployPlan {
-  configHash: string;
-  /** The version deployed now (null: none yet). */
-  deployedVersion: number | null;
-  /** Whether `snapshot` differs from the deployed version. */
-  differs: boolean;
-  /** Per agent, its checks old → new against what it applied. */
-  agents: AgentPlan[];
-  /** Per item, what the worker evaluates old → new against the deployed version. */
-  evaluation: ItemEvaluationChange[];
-  /** Agent-run services no active agent is assigned. */
-  runningNowhere: { host: string; service: string }[];
-}
-
-/** What deploying `snapshot` would change, before anyone presses Deploy. */
-export async function planDeployment(
-  db: Database,
-  organizationId: string,
-  snapshot: DeploymentSnapshot,
-  now = Date.now(),
-): Promise<DeployPlan> {
-  const [deployed, agents] = await Promise.all([latestDeployment(db, organizationId), agentPlans(db, organizationId, snapshot, now)]);
-  const configHash = snapshotHash(snapshot);
-  return {
-    configHash,
-    deployedVersion: deployed?.version ?? null,
-    differs: deployed === null || snapshotHash(deployed.snapshot) !== configHash,
-    agents,
-    evaluation: diffEvaluation(deployed?.snapshot ?? null, snapshot),
-    runningNowhere: servicesRunningNowhere(snapshot, new Set(agents.map((a) => a.agentId))),
-  };
 }
 
 export interface Deployed {
@@ -118,10 +46,9 @@ export async function deploySnapshot(
   input: { organizationId: string; createdBy: string | null; snapshot: DeploymentSnapshot; message: string; rollbackOf: number | null },
   audit?: Audited<Deployed>,
 ): Promise<Deployed> {
-  const plans = await agentPlans(db, input.organizationId, input.snapshot, Date.now());
-  const affected = plans.filter((p) => p.affected);
-  const configHash = snapshotHash(input.snapshot);
-  const agents = affected.map((p) => p.name);
+  const agents = planStoredAgents(input.snapshot, await agentDeployStates(db, input.organizationId), Date.now());
+  const { configHash, targets, evaluated } = deploymentContents(input.snapshot, agents);
+  const names = targets.map((t) => t.name);
   const created = await createDeployment(
     db,
     {
@@ -131,12 +58,12 @@ export async function deploySnapshot(
       configHash,
       message: input.message,
       rollbackOf: input.rollbackOf,
-      targets: affected.map((p) => ({ agentId: p.agentId, renderedHash: p.renderedHash })),
-      evaluated: evaluatedItems(input.snapshot),
+      targets,
+      evaluated,
     },
-    audit && { actor: audit.actor, describe: (stored) => audit.describe({ ...stored, configHash, agents }) },
+    audit && { actor: audit.actor, describe: (stored) => audit.describe({ ...stored, configHash, agents: names }) },
   );
-  return { ...created, configHash, agents };
+  return { ...created, configHash, agents: names };
 }
 
 /** The audit entry of a deployment or rollback (written in the deployment's transaction). */

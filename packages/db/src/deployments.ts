@@ -1,4 +1,11 @@
-import { type EvaluatedItemSpec, type ItemAlerting, isDefaultAlerting, type TargetFacts, type TargetStatus } from "@tidemark/config-render";
+import {
+  configRetryDelayMs,
+  type EvaluatedItemSpec,
+  type ItemAlerting,
+  isDefaultAlerting,
+  type TargetFacts,
+  type TargetStatus,
+} from "@tidemark/config-render";
 import type { Configuration } from "@tidemark/model";
 import type { AgentStatus } from "@tidemark/protocol";
 import type pg from "pg";
@@ -350,13 +357,6 @@ export async function markDelivered(db: Database, deploymentId: string, agentId:
   );
 }
 
-/** Longest wait before a failed configuration is offered to its agent again. */
-export const MAX_RETRY_DELAY_MS = 10 * 60_000;
-
-export function retryDelayMs(attempts: number): number {
-  return Math.min(MAX_RETRY_DELAY_MS, 5000 * 2 ** Math.max(0, attempts - 1));
-}
-
 /**
  * The agent's report on a version: applied (its applied version moves forward) or failed
  * (retried with backoff). False when no deployment of that version targeted this agent. A report
@@ -383,7 +383,7 @@ export async function recordAgentStatus(db: Database, agentId: string, report: A
     } else {
       await client.query(
         `UPDATE deployment_targets SET next_attempt_at = now() + make_interval(secs => $3) WHERE deployment_id = $1 AND agent_id = $2`,
-        [target.deployment_id, agentId, retryDelayMs(updated[0]?.attempts ?? 1) / 1000],
+        [target.deployment_id, agentId, configRetryDelayMs(updated[0]?.attempts ?? 1) / 1000],
       );
     }
     if (target.status !== report.status) {

@@ -1,9 +1,9 @@
-import { AgentNameTakenError, createAgent, listAgentServices, listAgents, revokeAgent } from "@tidemark/db";
+import { createAgent, listAgentServices, listAgents, revokeAgent } from "@tidemark/db";
 import { nameSchema } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { auditedBy } from "../services/audit.ts";
 import { adminProcedure, createTRPCRouter, viewerProcedure } from "../trpc.ts";
-import { auditedBy } from "./audit.ts";
 
 export const agentsRouter = createTRPCRouter({
   list: viewerProcedure.query(({ ctx }) => listAgents(ctx.db, ctx.org.id)),
@@ -17,22 +17,17 @@ export const agentsRouter = createTRPCRouter({
 
   /** The token is in this answer only: it is stored as a hash. */
   create: adminProcedure.input(z.object({ name: nameSchema })).mutation(async ({ ctx, input }) => {
-    try {
-      return await createAgent(
-        ctx.db,
-        ctx.org.id,
-        input.name,
-        auditedBy(ctx, (agent) => ({
-          action: "agent.create",
-          targetType: "agent",
-          targetId: agent.id,
-          after: { name: agent.name, tokenPrefix: agent.tokenPrefix },
-        })),
-      );
-    } catch (error) {
-      if (error instanceof AgentNameTakenError) throw new TRPCError({ code: "CONFLICT", message: error.message });
-      throw error;
-    }
+    return createAgent(
+      ctx.db,
+      ctx.org.id,
+      input.name,
+      auditedBy(ctx, (agent) => ({
+        action: "agent.create",
+        targetType: "agent",
+        targetId: agent.id,
+        after: { name: agent.name, tokenPrefix: agent.tokenPrefix },
+      })),
+    );
   }),
 
   revoke: adminProcedure.input(z.object({ id: z.uuid() })).mutation(async ({ ctx, input }) => {

@@ -1,6 +1,5 @@
 import { encodeTimeline, itemAlertSettingsSchema, receiverFieldsSchema, receiverProblem, silenceMatchersSchema } from "@tidemark/alerts";
 import {
-  AlertAlreadyAcknowledgedError,
   acknowledgeAlert,
   alertDetail,
   alertTimeline,
@@ -18,8 +17,8 @@ import { destinationPolicyFromEnv, refusedUrl } from "@tidemark/outbound";
 import { stateSchema } from "@tidemark/thresholds";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { auditedBy } from "../services/audit.ts";
 import { createTRPCRouter, editorProcedure, roleAtLeast, viewerProcedure } from "../trpc.ts";
-import { auditedBy } from "./audit.ts";
 
 const DAY = 86_400_000;
 
@@ -230,10 +229,7 @@ export const alertsRouter = createTRPCRouter({
           targetId: input.id,
           after: { series: alert.key, comment: input.comment },
         })),
-      ).catch((error: unknown) => {
-        if (error instanceof AlertAlreadyAcknowledgedError) throw new TRPCError({ code: "CONFLICT", message: error.message });
-        throw error;
-      });
+      );
       if (!acked) notFound("alert");
       return acked;
     }),

@@ -1,14 +1,6 @@
-import { type AuditActor, type AuditChange, type Audited, auditFacets, listAuditEntries } from "@tidemark/db";
+import { auditFacets, listAuditEntries } from "@tidemark/db";
 import { z } from "zod";
 import { adminProcedure, createTRPCRouter } from "../trpc.ts";
-
-/**
- * The caller's change as the audit log records it (a person's session told from one of their API
- * tokens); the data layer writes it inside the change's own transaction.
- */
-export function auditedBy<T>(ctx: { org: { actor: AuditActor } }, describe: (result: T) => AuditChange): Audited<T> {
-  return { actor: ctx.org.actor, describe };
-}
 
 const filterSchema = z
   .object({

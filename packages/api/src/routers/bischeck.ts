@@ -1,14 +1,7 @@
 import { BischeckImportError, exportBischeck, filesFromDirectory, importBischeck, importPreview, redactUrl } from "@tidemark/bischeck";
 import { agentForHost, assignByHostRules, hostAgentRuleSchema } from "@tidemark/config-render";
 import type { Database } from "@tidemark/db";
-import {
-  activeAgentNames,
-  ConfigConflictError,
-  ConfigNotFoundError,
-  existingServices,
-  mergeConfiguration,
-  readDeploymentSource,
-} from "@tidemark/db";
+import { activeAgentNames, existingServices, mergeConfiguration, readDeploymentSource } from "@tidemark/db";
 import type { Configuration } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -27,17 +20,12 @@ const filesSchema = z.object({
 });
 
 /** The rules' agents, refused unless every one is an active agent of the organisation. */
-async function ruleAgents(db: Database, organizationId: string, rules: z.infer<typeof filesSchema>["agentRules"]) {
-  try {
-    return await activeAgentNames(
-      db,
-      organizationId,
-      rules.map((r) => r.agentId),
-    );
-  } catch (error) {
-    if (error instanceof ConfigNotFoundError) throw new TRPCError({ code: "NOT_FOUND", message: error.message });
-    throw error;
-  }
+function ruleAgents(db: Database, organizationId: string, rules: z.infer<typeof filesSchema>["agentRules"]) {
+  return activeAgentNames(
+    db,
+    organizationId,
+    rules.map((r) => r.agentId),
+  );
 }
 
 function outline(configuration: Configuration, rules: z.infer<typeof filesSchema>["agentRules"], agentNames: Map<string, string>) {
@@ -119,17 +107,12 @@ export const bischeckRouter = createTRPCRouter({
     const assigned = new Map(
       assignByHostRules(parsed.configuration, input.agentRules).map((a) => [`${a.host}\u0000${a.service}`, a.agentId]),
     );
-    try {
-      return await mergeConfiguration(
-        ctx.db,
-        ctx.org.actor,
-        parsed.configuration,
-        (host, service) => assigned.get(`${host}\u0000${service}`) ?? null,
-      );
-    } catch (error) {
-      if (error instanceof ConfigConflictError) throw new TRPCError({ code: "CONFLICT", message: error.message });
-      throw error;
-    }
+    return mergeConfiguration(
+      ctx.db,
+      ctx.org.actor,
+      parsed.configuration,
+      (host, service) => assigned.get(`${host}\u0000${service}`) ?? null,
+    );
   }),
   export: viewerProcedure.query(async ({ ctx }) => {
     const { configuration } = await readDeploymentSource(ctx.db, ctx.org.id);

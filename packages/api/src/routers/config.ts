@@ -2,8 +2,6 @@ import {
   type Actor,
   applyTemplate,
   assignServices,
-  ConfigConflictError,
-  ConfigNotFoundError,
   cloneHost,
   cloneItem,
   cloneService,
@@ -25,27 +23,15 @@ import {
   updateService,
 } from "@tidemark/db";
 import { hostSchema, nameSchema, serviceItemSchema, serviceSchema } from "@tidemark/model";
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { editablePolicySchema } from "../inputs/policy.ts";
 import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
-import { editablePolicySchema } from "./policy-input.ts";
 
 /** The configuration screens: hosts, services and items, with the model's own zod schemas. */
 
 export const hostFieldsSchema = hostSchema.omit({ services: true });
 export const serviceFieldsSchema = serviceSchema.omit({ items: true });
 export const itemFieldsSchema = serviceItemSchema.omit({ policy: true });
-
-/** The data layer's errors as tRPC codes; a name conflict carries the field for the form. */
-export async function configErrors<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof ConfigNotFoundError) throw new TRPCError({ code: "NOT_FOUND", message: error.message });
-    if (error instanceof ConfigConflictError) throw new TRPCError({ code: "CONFLICT", message: error.message, cause: error });
-    throw error;
-  }
-}
 
 const id = z.uuid();
 const page = {
@@ -67,19 +53,15 @@ const assignmentTargetSchema = z.union([
 
 const hostsRouter = createTRPCRouter({
   list: viewerProcedure.input(z.object(page)).query(({ ctx, input }) => listHosts(ctx.db, ctx.org.id, input)),
-  get: viewerProcedure.input(z.object({ id })).query(({ ctx, input }) => configErrors(() => getHost(ctx.db, ctx.org.id, input.id))),
-  create: editorProcedure
-    .input(hostFieldsSchema)
-    .mutation(({ ctx, input }) => configErrors(() => createHost(ctx.db, actorOf(ctx.org), input))),
+  get: viewerProcedure.input(z.object({ id })).query(({ ctx, input }) => getHost(ctx.db, ctx.org.id, input.id)),
+  create: editorProcedure.input(hostFieldsSchema).mutation(({ ctx, input }) => createHost(ctx.db, actorOf(ctx.org), input)),
   update: editorProcedure
     .input(z.object({ id, fields: hostFieldsSchema }))
-    .mutation(({ ctx, input }) => configErrors(() => updateHost(ctx.db, actorOf(ctx.org), input.id, input.fields))),
-  delete: editorProcedure
-    .input(z.object({ id }))
-    .mutation(({ ctx, input }) => configErrors(() => deleteHost(ctx.db, actorOf(ctx.org), input.id))),
+    .mutation(({ ctx, input }) => updateHost(ctx.db, actorOf(ctx.org), input.id, input.fields)),
+  delete: editorProcedure.input(z.object({ id })).mutation(({ ctx, input }) => deleteHost(ctx.db, actorOf(ctx.org), input.id)),
   clone: editorProcedure
     .input(z.object({ id, name: nameSchema }))
-    .mutation(({ ctx, input }) => configErrors(() => cloneHost(ctx.db, actorOf(ctx.org), input.id, input.name))),
+    .mutation(({ ctx, input }) => cloneHost(ctx.db, actorOf(ctx.org), input.id, input.name)),
 });
 
 const servicesRouter = createTRPCRouter({
@@ -87,7 +69,7 @@ const servicesRouter = createTRPCRouter({
     .input(z.object({ ...page, hostId: id.optional() }))
     .query(({ ctx, input }) => listServices(ctx.db, ctx.org.id, input)),
   get: viewerProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
-    const service = await configErrors(() => getService(ctx.db, ctx.org.id, input.id));
+    const service = await getService(ctx.db, ctx.org.id, input.id);
     return {
       id: service.id,
       hostId: service.hostId,
@@ -102,30 +84,26 @@ const servicesRouter = createTRPCRouter({
       agentId: service.agentId,
     };
   }),
-  create: editorProcedure.input(z.object({ hostId: id, fields: serviceFieldsSchema, agentId: agentChoice })).mutation(({ ctx, input }) =>
-    configErrors(async () => {
+  create: editorProcedure
+    .input(z.object({ hostId: id, fields: serviceFieldsSchema, agentId: agentChoice }))
+    .mutation(async ({ ctx, input }) => {
       const service = await createService(ctx.db, actorOf(ctx.org), input.hostId, input.fields);
       if (input.agentId) await assignServices(ctx.db, actorOf(ctx.org), input.agentId, { serviceIds: [service.id] });
       return service;
     }),
-  ),
-  update: editorProcedure.input(z.object({ id, fields: serviceFieldsSchema, agentId: agentChoice })).mutation(({ ctx, input }) =>
-    configErrors(async () => {
-      const service = await updateService(ctx.db, actorOf(ctx.org), input.id, input.fields);
-      if (input.agentId !== undefined) await assignServices(ctx.db, actorOf(ctx.org), input.agentId, { serviceIds: [input.id] });
-      return service;
-    }),
-  ),
+  update: editorProcedure.input(z.object({ id, fields: serviceFieldsSchema, agentId: agentChoice })).mutation(async ({ ctx, input }) => {
+    const service = await updateService(ctx.db, actorOf(ctx.org), input.id, input.fields);
+    if (input.agentId !== undefined) await assignServices(ctx.db, actorOf(ctx.org), input.agentId, { serviceIds: [input.id] });
+    return service;
+  }),
   /** Gives services to an agent (null: to none) in bulk: chosen rows, every row matching a search, or every service of a host. */
   assign: editorProcedure
     .input(z.object({ agentId: id.nullable(), target: assignmentTargetSchema }))
-    .mutation(({ ctx, input }) => configErrors(() => assignServices(ctx.db, actorOf(ctx.org), input.agentId, input.target))),
-  delete: editorProcedure
-    .input(z.object({ id }))
-    .mutation(({ ctx, input }) => configErrors(() => deleteService(ctx.db, actorOf(ctx.org), input.id))),
+    .mutation(({ ctx, input }) => assignServices(ctx.db, actorOf(ctx.org), input.agentId, input.target)),
+  delete: editorProcedure.input(z.object({ id })).mutation(({ ctx, input }) => deleteService(ctx.db, actorOf(ctx.org), input.id)),
   clone: editorProcedure
     .input(z.object({ id, name: nameSchema, hostId: id.optional() }))
-    .mutation(({ ctx, input }) => configErrors(() => cloneService(ctx.db, actorOf(ctx.org), input.id, input.name, input.hostId))),
+    .mutation(({ ctx, input }) => cloneService(ctx.db, actorOf(ctx.org), input.id, input.name, input.hostId)),
 });
 
 const itemsRouter = createTRPCRouter({
@@ -141,22 +119,20 @@ const itemsRouter = createTRPCRouter({
       }),
     )
     .query(({ ctx, input }) => listConfigItems(ctx.db, ctx.org.id, input)),
-  get: viewerProcedure.input(z.object({ id })).query(({ ctx, input }) => configErrors(() => getItem(ctx.db, ctx.org.id, input.id))),
+  get: viewerProcedure.input(z.object({ id })).query(({ ctx, input }) => getItem(ctx.db, ctx.org.id, input.id)),
   create: editorProcedure
     .input(z.object({ serviceId: id, fields: itemFieldsSchema, policy: editablePolicySchema.nullable().default(null) }))
-    .mutation(({ ctx, input }) => configErrors(() => createItem(ctx.db, actorOf(ctx.org), input.serviceId, input.fields, input.policy))),
+    .mutation(({ ctx, input }) => createItem(ctx.db, actorOf(ctx.org), input.serviceId, input.fields, input.policy)),
   update: editorProcedure
     .input(z.object({ id, fields: itemFieldsSchema }))
-    .mutation(({ ctx, input }) => configErrors(() => updateItem(ctx.db, actorOf(ctx.org), input.id, input.fields))),
-  delete: editorProcedure
-    .input(z.object({ id }))
-    .mutation(({ ctx, input }) => configErrors(() => deleteItem(ctx.db, actorOf(ctx.org), input.id))),
+    .mutation(({ ctx, input }) => updateItem(ctx.db, actorOf(ctx.org), input.id, input.fields)),
+  delete: editorProcedure.input(z.object({ id })).mutation(({ ctx, input }) => deleteItem(ctx.db, actorOf(ctx.org), input.id)),
   clone: editorProcedure
     .input(z.object({ id, name: nameSchema }))
-    .mutation(({ ctx, input }) => configErrors(() => cloneItem(ctx.db, actorOf(ctx.org), input.id, input.name))),
+    .mutation(({ ctx, input }) => cloneItem(ctx.db, actorOf(ctx.org), input.id, input.name)),
   applyTemplate: editorProcedure
     .input(z.object({ name: nameSchema, policy: editablePolicySchema, itemIds: z.array(id).min(1).max(10_000) }))
-    .mutation(({ ctx, input }) => configErrors(() => applyTemplate(ctx.db, actorOf(ctx.org), input.name, input.policy, input.itemIds))),
+    .mutation(({ ctx, input }) => applyTemplate(ctx.db, actorOf(ctx.org), input.name, input.policy, input.itemIds)),
 });
 
 export const configRouter = createTRPCRouter({

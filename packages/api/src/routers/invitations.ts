@@ -10,9 +10,9 @@ import {
 } from "@tidemark/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { roleSchema } from "../inputs/role.ts";
+import { auditedBy } from "../services/audit.ts";
 import { adminProcedure, authedProcedure, createTRPCRouter, publicProcedure } from "../trpc.ts";
-import { auditedBy } from "./audit.ts";
-import { roleSchema } from "./members.ts";
 
 const INVITATION_DAYS = 7;
 const tokenInput = z.object({ token: z.string().trim().min(10).max(200) });

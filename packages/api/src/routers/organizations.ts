@@ -10,8 +10,8 @@ import {
 import { timeZoneSchema } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { auditedBy } from "../services/audit.ts";
 import { adminProcedure, authedProcedure, createTRPCRouter, viewerProcedure } from "../trpc.ts";
-import { auditedBy } from "./audit.ts";
 
 export const organizationNameSchema = z.string().trim().min(2, "at least 2 characters").max(100);
 

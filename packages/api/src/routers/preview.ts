@@ -1,8 +1,7 @@
-import { PreviewNotFoundError, previewItem } from "@tidemark/db";
-import { TRPCError } from "@trpc/server";
+import { previewItem } from "@tidemark/db";
 import { z } from "zod";
+import { editablePolicySchema } from "../inputs/policy.ts";
 import { createTRPCRouter, viewerProcedure } from "../trpc.ts";
-import { editablePolicySchema } from "./policy-input.ts";
 
 const MAX_WINDOW_MS = 400 * 86_400_000;
 
@@ -18,12 +17,5 @@ export const previewRouter = createTRPCRouter({
         .refine((v) => v.from < v.to, "from must be before to")
         .refine((v) => v.to.getTime() - v.from.getTime() <= MAX_WINDOW_MS, "at most 400 days"),
     )
-    .mutation(async ({ ctx, input }) => {
-      try {
-        return await previewItem(ctx.db, ctx.org.id, input);
-      } catch (error) {
-        if (error instanceof PreviewNotFoundError) throw new TRPCError({ code: "NOT_FOUND", message: error.message });
-        throw error;
-      }
-    }),
+    .mutation(({ ctx, input }) => previewItem(ctx.db, ctx.org.id, input)),
 });

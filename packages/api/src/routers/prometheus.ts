@@ -1,7 +1,7 @@
 import { prometheusCreatesSeries, setPrometheusCreatesSeries } from "@tidemark/db";
 import { z } from "zod";
+import { auditedBy } from "../services/audit.ts";
 import { adminProcedure, createTRPCRouter, viewerProcedure } from "../trpc.ts";
-import { auditedBy } from "./audit.ts";
 
 /** The organisation's Prometheus remote-write settings. */
 export const prometheusRouter = createTRPCRouter({

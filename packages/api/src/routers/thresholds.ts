@@ -7,13 +7,12 @@ import {
   saveItemPolicy,
   setItemValueBounds,
 } from "@tidemark/db";
-import { prometheusSelector, RuleExportError, renderRuleGroup } from "@tidemark/prometheus";
+import { prometheusSelector, renderRuleGroup } from "@tidemark/prometheus";
 import { fitSuggestion } from "@tidemark/suggest";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { editablePolicySchema } from "../inputs/policy.ts";
 import { createTRPCRouter, editorProcedure, viewerProcedure } from "../trpc.ts";
-import { configErrors } from "./config.ts";
-import { editablePolicySchema } from "./policy-input.ts";
 
 /** Physical bounds of an item's values: either end may be open (null); a closed range must not be empty. */
 const valueBoundsSchema = z
@@ -25,23 +24,21 @@ const valueBoundsSchema = z
 
 /** The threshold editor: an item's policy, saving it, its values' bounds, and suggestions from history. */
 export const thresholdsRouter = createTRPCRouter({
-  item: viewerProcedure
-    .input(z.object({ id: z.uuid() }))
-    .query(({ ctx, input }) => configErrors(() => getItem(ctx.db, ctx.org.id, input.id))),
+  item: viewerProcedure.input(z.object({ id: z.uuid() })).query(({ ctx, input }) => getItem(ctx.db, ctx.org.id, input.id)),
   /** Whether the saved draft is what the worker evaluates, and if not, what differs (deployed → draft). */
   deployment: viewerProcedure
     .input(z.object({ id: z.uuid() }))
-    .query(({ ctx, input }) => configErrors(() => itemDeploymentStatus(ctx.db, ctx.org.id, input.id))),
+    .query(({ ctx, input }) => itemDeploymentStatus(ctx.db, ctx.org.id, input.id)),
   save: editorProcedure
     .input(z.object({ itemId: z.uuid(), policy: editablePolicySchema, revision: z.number().int().positive().nullable() }))
-    .mutation(({ ctx, input }) => configErrors(() => saveItemPolicy(ctx.db, ctx.org.actor, input.itemId, input.policy, input.revision))),
+    .mutation(({ ctx, input }) => saveItemPolicy(ctx.db, ctx.org.actor, input.itemId, input.policy, input.revision)),
   /** The bounds declared for the item's values (null ends: not declared). */
   valueBounds: viewerProcedure
     .input(z.object({ itemId: z.uuid() }))
-    .query(({ ctx, input }) => configErrors(() => getItemValueBounds(ctx.db, ctx.org.id, input.itemId))),
+    .query(({ ctx, input }) => getItemValueBounds(ctx.db, ctx.org.id, input.itemId)),
   setValueBounds: editorProcedure
     .input(z.object({ itemId: z.uuid(), bounds: valueBoundsSchema }))
-    .mutation(({ ctx, input }) => configErrors(() => setItemValueBounds(ctx.db, ctx.org.actor, input.itemId, input.bounds))),
+    .mutation(({ ctx, input }) => setItemValueBounds(ctx.db, ctx.org.actor, input.itemId, input.bounds)),
   /** The item's saved policy as a Prometheus rule group (YAML for `rule_files:`). */
   prometheusRules: viewerProcedure
     .input(
@@ -54,7 +51,7 @@ export const thresholdsRouter = createTRPCRouter({
       }),
     )
     .query(async ({ ctx, input }) => {
-      const item = await configErrors(() => getItem(ctx.db, ctx.org.id, input.itemId));
+      const item = await getItem(ctx.db, ctx.org.id, input.itemId);
       if (!item.policy) throw new TRPCError({ code: "BAD_REQUEST", message: "the item has no threshold policy to export" });
       const selector =
         input.selector ??
@@ -65,21 +62,16 @@ export const thresholdsRouter = createTRPCRouter({
           message: "the item is not remote-written by Prometheus: give the PromQL selector of the series measuring it",
         });
       }
-      try {
-        return {
+      return {
+        selector,
+        yaml: renderRuleGroup({
+          key: item.seriesKey,
           selector,
-          yaml: renderRuleGroup({
-            key: item.seriesKey,
-            selector,
-            policy: item.policy,
-            intervalSeconds: input.intervalSeconds,
-            labels: { host: item.host, service: item.service, item: item.fields.name },
-          }),
-        };
-      } catch (error) {
-        if (error instanceof RuleExportError) throw new TRPCError({ code: "BAD_REQUEST", message: error.message });
-        throw error;
-      }
+          policy: item.policy,
+          intervalSeconds: input.intervalSeconds,
+          labels: { host: item.host, service: item.service, item: item.fields.name },
+        }),
+      };
     }),
   suggest: viewerProcedure
     .input(
@@ -98,7 +90,7 @@ export const thresholdsRouter = createTRPCRouter({
     )
     .mutation(async ({ ctx, input }) => {
       if (input.periodIndex >= input.policy.periods.length) throw new TRPCError({ code: "BAD_REQUEST", message: "no such period" });
-      const item = await configErrors(() => getItem(ctx.db, ctx.org.id, input.itemId));
+      const item = await getItem(ctx.db, ctx.org.id, input.itemId);
       // The request's bounds win; then the item's declared ones (both ends open: none declared, detect).
       const saved = await getItemValueBounds(ctx.db, ctx.org.id, item.id);
       const declared = input.bounds ?? (saved.min === null && saved.max === null ? null : saved);

@@ -2,9 +2,9 @@ import { issueToken } from "@tidemark/auth";
 import { createApiToken, listApiTokens, revokeApiToken } from "@tidemark/db";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { roleSchema } from "../inputs/role.ts";
+import { auditedBy } from "../services/audit.ts";
 import { adminProcedure, createTRPCRouter } from "../trpc.ts";
-import { auditedBy } from "./audit.ts";
-import { roleSchema } from "./members.ts";
 
 /** API tokens for scripts: `Authorization: Bearer tm_api_…` on /api/trpc. */
 export const tokensRouter = createTRPCRouter({
