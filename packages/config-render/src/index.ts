@@ -4,6 +4,7 @@ export * from "./deployment.ts";
 export * from "./diff.ts";
 export * from "./evaluated.ts";
 export * from "./host-rules.ts";
+export * from "./item-status.ts";
 export * from "./plan.ts";
 export * from "./render.ts";
 export * from "./snapshot.ts";

@@ -1,14 +1,9 @@
-import { DEFAULT_STALE_AFTER_INTERVALS, DEFAULT_STATE_SOURCE, type StateSource } from "@tidemark/alerts";
-import { diffItemDecision, type FieldChange } from "@tidemark/config-render";
-import { thresholdPolicySchema } from "@tidemark/thresholds/policy";
+import { type ItemDeploymentStatus, itemDeploymentStatus as compareWithDeployed, readItemDecision } from "@tidemark/config-render";
+import type { StateSource } from "@tidemark/alerts";
 import { getItem } from "./config-edit.ts";
 import type { Database } from "./database.ts";
 
-/** How an item's saved draft (threshold and alert settings, state source, staleness) stands against what the worker evaluates. */
-export type ItemDeploymentStatus =
-  | { status: "not-deployed" }
-  | { status: "deployed"; version: number; inDeployment: boolean; differs: boolean; changes: FieldChange[] };
-
+/** How an item's saved draft stands against what the worker evaluates (the comparison is @tidemark/config-render's). */
 export async function itemDeploymentStatus(db: Database, organizationId: string, itemId: string): Promise<ItemDeploymentStatus> {
   const item = await getItem(db, organizationId, itemId);
   const { rows } = await db.pool.query<{
@@ -34,30 +29,21 @@ export async function itemDeploymentStatus(db: Database, organizationId: string,
     [organizationId, itemId],
   );
   const row = rows[0];
-  if (!row || row.version === null) return { status: "not-deployed" };
-  const draft = {
+  if (!row) return { status: "not-deployed" };
+  const deployed = row.in_deployment
+    ? readItemDecision({
+        policy: row.policy,
+        recoveryMarginPercent: row.deployed_margin,
+        minimumDurationSeconds: row.deployed_duration,
+        stateSource: row.deployed_state_source,
+        staleAfterIntervals: row.deployed_stale_after,
+      })
+    : null;
+  return compareWithDeployed(row.version, deployed, {
     policy: item.policy,
     recoveryMarginPercent: row.draft_margin,
     minimumDurationSeconds: row.draft_duration,
     stateSource: row.draft_state_source as StateSource,
     staleAfterIntervals: row.draft_stale_after,
-  };
-  const parsed = row.policy === null ? null : thresholdPolicySchema.safeParse(row.policy);
-  const deployed = row.in_deployment
-    ? {
-        policy: parsed?.success ? parsed.data : null,
-        recoveryMarginPercent: row.deployed_margin ?? 0,
-        minimumDurationSeconds: row.deployed_duration ?? 0,
-        stateSource: (row.deployed_state_source ?? DEFAULT_STATE_SOURCE) as StateSource,
-        staleAfterIntervals: row.deployed_stale_after ?? DEFAULT_STALE_AFTER_INTERVALS,
-      }
-    : null;
-  const changes = diffItemDecision(deployed, draft);
-  return {
-    status: "deployed",
-    version: row.version,
-    inDeployment: row.in_deployment,
-    differs: !row.in_deployment || changes.length > 0,
-    changes,
-  };
+  });
 }
