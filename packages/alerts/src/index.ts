@@ -54,6 +54,7 @@ export {
   type TimelineChange,
   type TimelineLane,
 } from "./timeline.ts";
+export { nameFilterGlob, shownLanes, timelineLanes } from "./timeline-lanes.ts";
 export { type AlertmanagerWebhook, alertLabels, alertmanagerPayload, fingerprint, type NotifiedAlert } from "./webhook-payload.ts";
 export { emailMessage, type PostableAlert, postableAlerts, receiverRequest, slackMessage } from "./receiver-messages.ts";
 export {

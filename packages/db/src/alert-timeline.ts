@@ -1,5 +1,4 @@
-import { matchesGlob, stateOfLetter, type Timeline, type TimelineLane } from "@tidemark/alerts";
-import { splitSeriesKey } from "@tidemark/expr";
+import { shownLanes, stateOfLetter, type Timeline, timelineLanes } from "@tidemark/alerts";
 import type { State } from "@tidemark/thresholds";
 import type { Database } from "./database.ts";
 
@@ -34,8 +33,6 @@ interface ChangeColumns {
   hard: string;
 }
 
-const asPattern = (text: string | null) => (text === null || text === "" ? null : text.includes("*") ? text : `*${text}*`);
-
 /**
  * Alerts overlapping [from, to) with the filters applied, one lane per series that has any, and
  * those series' state changes in the window (plus the state each lane entered the window with),
@@ -57,15 +54,10 @@ export async function alertTimeline(
        SELECT 1 FROM alerts a WHERE a.series_id = s.id AND a.opened_at < $3 AND (a.closed_at IS NULL OR a.closed_at > $2))`,
     [organizationId, window.from, window.to],
   );
-  const hostPattern = asPattern(filters.host);
-  const servicePattern = asPattern(filters.service);
-  const candidates = new Map<number, TimelineLane>();
-  for (const r of seriesRows) {
-    const names = splitSeriesKey(r.key) ?? { host: r.key, service: "", item: "" };
-    if (hostPattern && !matchesGlob(hostPattern, names.host)) continue;
-    if (servicePattern && !matchesGlob(servicePattern, names.service)) continue;
-    candidates.set(Number(r.id), { seriesId: Number(r.id), key: r.key, ...names });
-  }
+  const candidates = timelineLanes(
+    seriesRows.map((r) => ({ seriesId: Number(r.id), key: r.key })),
+    filters,
+  );
   if (candidates.size === 0) return { lanes: [], alerts: [], changes: [], truncated: false };
   // Each query answers one JSON object of columns (times as epoch milliseconds, states as their
   // first letter), not a row or a JSON array per alert: at 10 000 alerts and 25 000 changes,
@@ -115,10 +107,7 @@ export async function alertTimeline(
         flapping: a.flapping[i] === "1",
       }))
     : [];
-  const shown = new Set(alerts.map((alert) => alert.seriesId));
-  const laneList = [...candidates.values()]
-    .filter((l) => shown.has(l.seriesId))
-    .sort((x, y) => x.host.localeCompare(y.host) || x.service.localeCompare(y.service) || x.item.localeCompare(y.item));
+  const laneList = shownLanes(candidates, alerts);
   if (laneList.length === 0) return { lanes: [], alerts: [], changes: [], truncated: false };
   const { rows: changeRows } = await db.pool.query<{ columns: ChangeColumns }>(
     `SELECT json_build_object(
