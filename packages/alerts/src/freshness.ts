@@ -1,5 +1,6 @@
 import { seriesKey } from "@tidemark/expr";
 import type { FireTimes } from "@tidemark/schedule";
+import type { StateSource } from "./plugin-state.ts";
 
 /**
  * Freshness (Nagios's freshness checks, Zabbix's nodata(), Prometheus's absent()): every item
@@ -27,6 +28,25 @@ export const STALE_STATUS = 4;
 /** The series an agent's own alert is raised on: host = the agent's name, service `agent`, item `heartbeat`. */
 export function agentHeartbeatKey(agentName: string): string {
   return seriesKey(agentName, "agent", "heartbeat");
+}
+
+/**
+ * An agent as an item the evaluator knows: no threshold, its state from the results the worker
+ * makes up for it (the plugin's exit code), stale after one missed call — so that an agent's
+ * alert is raised and closed like any other.
+ */
+export function agentHeartbeatItem(agentName: string) {
+  const stateSource: StateSource = "plugin";
+  return {
+    seriesKey: agentHeartbeatKey(agentName),
+    host: agentName,
+    service: "agent",
+    item: "heartbeat",
+    policy: null,
+    intervalMs: null,
+    stateSource,
+    staleAfterIntervals: 1,
+  };
 }
 
 /** The earliest of several schedules' next fire times after `after`. */

@@ -17,6 +17,7 @@ export type { EvaluationOutcome } from "./outcome.ts";
 export { type ItemAlertSettings, itemAlertSettingsSchema } from "./settings.ts";
 export {
   AGENT_SILENT_AFTER_MS,
+  agentHeartbeatItem,
   agentHeartbeatKey,
   agentSilentReason,
   agentSilentSince,

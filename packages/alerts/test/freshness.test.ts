@@ -1,6 +1,6 @@
 import { fireTimes, parseSchedule } from "@tidemark/schedule";
 import { describe, expect, it } from "vitest";
-import { AGENT_SILENT_AFTER_MS, agentSilentSince, itemFreshness, staleAt } from "../src/index.ts";
+import { AGENT_SILENT_AFTER_MS, agentHeartbeatItem, agentSilentSince, itemFreshness, staleAt } from "../src/index.ts";
 
 const T = Date.parse("2026-03-02T10:00:07Z");
 const every = (text: string, lastTs = T) => fireTimes(parseSchedule(text), { timeZone: "UTC", offsetMs: lastTs })!;
@@ -31,5 +31,20 @@ describe("freshness", () => {
     expect(agentSilentSince(T + AGENT_SILENT_AFTER_MS - 1, T)).toBeNull();
     expect(agentSilentSince(T + AGENT_SILENT_AFTER_MS, T)).toBe(T + AGENT_SILENT_AFTER_MS);
     expect(agentSilentSince(T, null)).toBeNull();
+  });
+});
+
+describe("an agent's heartbeat", () => {
+  it("is an item without threshold, its state the made-up results' exit code, stale after one missed call", () => {
+    expect(agentHeartbeatItem("edge-01")).toEqual({
+      seriesKey: "edge\\-01-agent-heartbeat",
+      host: "edge-01",
+      service: "agent",
+      item: "heartbeat",
+      policy: null,
+      intervalMs: null,
+      stateSource: "plugin",
+      staleAfterIntervals: 1,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { agentHeartbeatKey, type StateSource } from "@tidemark/alerts";
+import { agentHeartbeatItem, agentHeartbeatKey } from "@tidemark/alerts";
 import type { Database } from "./database.ts";
 import { type EvaluatedItem, shardOfSql } from "./evaluation.ts";
 import { ensureSeries } from "./metrics.ts";
@@ -108,10 +108,7 @@ export async function loadFreshnessAgents(db: Database): Promise<FreshnessAgent[
   return out;
 }
 
-/**
- * The organisation's agents as items the evaluator knows (no threshold, state from the results the
- * worker makes up for them), so that an agent's alert is raised and closed like any other.
- */
+/** The organisation's agents as items the evaluator knows (what such an item is: @tidemark/alerts' agentHeartbeatItem). */
 export async function loadAgentHeartbeatItems(db: Database, organizationId: string): Promise<EvaluatedItem[]> {
   const { rows } = await db.pool.query<{ name: string }>(`SELECT name FROM agents WHERE organization_id = $1`, [organizationId]);
   if (rows.length === 0) return [];
@@ -120,18 +117,10 @@ export async function loadAgentHeartbeatItems(db: Database, organizationId: stri
     organizationId,
     rows.map((r) => agentHeartbeatKey(r.name)),
   );
-  return rows.map((r) => ({
-    seriesId: ids.get(agentHeartbeatKey(r.name))!,
-    seriesKey: agentHeartbeatKey(r.name),
-    itemId: "",
-    host: r.name,
-    service: "agent",
-    item: "heartbeat",
-    policy: null,
-    intervalMs: null,
-    stateSource: "plugin" satisfies StateSource,
-    staleAfterIntervals: 1,
-  }));
+  return rows.map((r) => {
+    const item = agentHeartbeatItem(r.name);
+    return { ...item, seriesId: ids.get(item.seriesKey)!, itemId: "" };
+  });
 }
 
 export interface MadeUpResult {
