@@ -1,3 +1,4 @@
+import { likePattern } from "./config-edit.ts";
 import type { Database } from "./database.ts";
 
 /**
@@ -47,7 +48,7 @@ function readCursor(after: string | null | undefined, sort: BoardQuery["sort"]):
 }
 
 export async function listBoard(db: Database, organizationId: string, q: BoardQuery): Promise<{ rows: BoardRow[]; next: string | null }> {
-  const pattern = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const pattern = likePattern(q.search);
   const cursor = readCursor(q.after, q.sort);
   const ranks = q.states.map((s) => BOARD_STATES.indexOf(s));
   const order = q.sort === "state" ? "rank, i.series_key" : "i.series_key";
