@@ -17,16 +17,8 @@ import {
   type StoredAgentState,
   snapshotHash,
 } from "../src/index.ts";
+import { item } from "./fixtures.ts";
 
-const item = (name: string, execStatement: string) => ({
-  name,
-  description: "",
-  execStatement,
-  thresholdClass: null,
-  serviceItemClass: null,
-  cacheMaxCount: null,
-  policy: null,
-});
 const service = (name: string, url: string, exec: string): Service => ({
   name,
   description: "",

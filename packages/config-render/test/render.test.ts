@@ -12,16 +12,8 @@ import {
   snapshotHash,
   timeoutFor,
 } from "../src/index.ts";
+import { item } from "./fixtures.ts";
 
-const item = (name: string, execStatement: string) => ({
-  name,
-  description: "",
-  execStatement,
-  thresholdClass: null,
-  serviceItemClass: null,
-  cacheMaxCount: null,
-  policy: null,
-});
 const service = (name: string, url: string, items: ReturnType<typeof item>[], schedules = ["1M"]): Service => ({
   name,
   description: "",
