@@ -1,5 +1,5 @@
-import { compile, ExprError, evaluate, InMemorySeriesData, parse } from "@tidemark/expr";
 import { prng } from "@tidemark/db/seed";
+import { compile, ExprError, evaluate, InMemorySeriesData, parse } from "@tidemark/expr";
 import { evaluateThreshold, type HourEntry, type ThresholdPolicy, thresholdCurve } from "@tidemark/thresholds";
 
 /**

@@ -1,20 +1,5 @@
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs } from "./backoff.ts";
 export { DEFAULT_FLAP_SETTINGS, FLAP_HISTORY, type FlapSettings, nextFlapping, percentStateChange } from "./flapping.ts";
-export { clearsRecoveryMargin } from "./hysteresis.ts";
-export {
-  type AlertSettings,
-  type AlertStep,
-  type AlertTrack,
-  type AlertTransition,
-  type AlertTransitionKind,
-  DEFAULT_ALERT_SETTINGS,
-  EMPTY_TRACK,
-  type OpenAlert,
-  runAlertMachine,
-  stepAlert,
-} from "./machine.ts";
-export type { EvaluationOutcome } from "./outcome.ts";
-export { type ItemAlertSettings, itemAlertSettingsSchema } from "./settings.ts";
 export {
   AGENT_SILENT_AFTER_MS,
   agentHeartbeatItem,
@@ -28,6 +13,38 @@ export {
   staleAt,
   staleReason,
 } from "./freshness.ts";
+export { clearsRecoveryMargin } from "./hysteresis.ts";
+export {
+  type AlertSettings,
+  type AlertStep,
+  type AlertTrack,
+  type AlertTransition,
+  type AlertTransitionKind,
+  DEFAULT_ALERT_SETTINGS,
+  EMPTY_TRACK,
+  type OpenAlert,
+  runAlertMachine,
+  stepAlert,
+} from "./machine.ts";
+export {
+  type AlertMemoryLookup,
+  type AlertPlan,
+  type AlertPlanSummary,
+  NO_NOTIFICATION_CONTEXT,
+  type NotificationContext,
+  type NotificationNeeds,
+  type NotificationPlanOptions,
+  type PlannedAlert,
+  type PlannedDelivery,
+  type PlannedEvent,
+  type PlannedTrack,
+  planNotifications,
+  runSeriesMachines,
+  type SeriesAlertMemory,
+  type SeriesRun,
+  seriesToLoad,
+} from "./notification-plan.ts";
+export type { EvaluationOutcome } from "./outcome.ts";
 export {
   DEFAULT_STATE_SOURCE,
   itemState,
@@ -37,6 +54,26 @@ export {
   STATE_SOURCES,
   type StateSource,
 } from "./plugin-state.ts";
+export { emailMessage, type PostableAlert, postableAlerts, receiverRequest, slackMessage } from "./receiver-messages.ts";
+export {
+  ALERTMANAGER_RESEND_SECONDS,
+  type NotificationAction,
+  notificationAction,
+  RECEIVER_KINDS,
+  type ReceiverFields,
+  type ReceiverKind,
+  type ReceiverMatchers,
+  type ReceiverPolicy,
+  receiverFieldsSchema,
+  receiverKindSchema,
+  receiverMatchersSchema,
+  receiverPolicy,
+  receiverProblem,
+  receiverWants,
+  repeatDue,
+  repeatIntervalSeconds,
+} from "./routing.ts";
+export { type ItemAlertSettings, itemAlertSettingsSchema } from "./settings.ts";
 export { severityRank, worseOf } from "./severity.ts";
 export {
   matchersCover,
@@ -57,40 +94,3 @@ export {
 } from "./timeline.ts";
 export { nameFilterGlob, shownLanes, timelineLanes } from "./timeline-lanes.ts";
 export { type AlertmanagerWebhook, alertLabels, alertmanagerPayload, fingerprint, type NotifiedAlert } from "./webhook-payload.ts";
-export { emailMessage, type PostableAlert, postableAlerts, receiverRequest, slackMessage } from "./receiver-messages.ts";
-export {
-  ALERTMANAGER_RESEND_SECONDS,
-  type NotificationAction,
-  notificationAction,
-  RECEIVER_KINDS,
-  type ReceiverFields,
-  type ReceiverKind,
-  type ReceiverMatchers,
-  receiverFieldsSchema,
-  receiverProblem,
-  type ReceiverPolicy,
-  receiverKindSchema,
-  receiverMatchersSchema,
-  receiverPolicy,
-  receiverWants,
-  repeatDue,
-  repeatIntervalSeconds,
-} from "./routing.ts";
-export {
-  type AlertMemoryLookup,
-  type AlertPlan,
-  type AlertPlanSummary,
-  NO_NOTIFICATION_CONTEXT,
-  type NotificationContext,
-  type NotificationNeeds,
-  type NotificationPlanOptions,
-  type PlannedAlert,
-  type PlannedDelivery,
-  type PlannedEvent,
-  type PlannedTrack,
-  planNotifications,
-  runSeriesMachines,
-  type SeriesAlertMemory,
-  type SeriesRun,
-  seriesToLoad,
-} from "./notification-plan.ts";

@@ -226,7 +226,14 @@ export function planNotifications(runs: readonly SeriesRun[], context: Notificat
         const detail = t.kind.startsWith("flapping")
           ? `${step.flapPercent.toFixed(1)} % state change over the last 21 results`
           : outcome.explanation;
-        events.push({ alertId: current.id, ts: t.kind === "closed" ? t.at : outcome.ts, kind: t.kind, severity: t.severity, outcome, detail });
+        events.push({
+          alertId: current.id,
+          ts: t.kind === "closed" ? t.at : outcome.ts,
+          kind: t.kind,
+          severity: t.severity,
+          outcome,
+          detail,
+        });
       }
       if (!current || !step.alert) continue;
       const alert: PlannedAlert = current;

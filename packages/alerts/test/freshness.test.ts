@@ -20,8 +20,16 @@ describe("freshness", () => {
   it.each([
     ["data as expected", { now: T + 14 * 60_000 }, { kind: "fresh" }],
     ["no data for three intervals", { now: T + 15 * 60_000 }, { kind: "stale", since: T + 15 * 60_000 }],
-    ["the agent calls in but sends nothing for the item", { now: T + 20 * 60_000, agentLastSeen: T + 19 * 60_000 }, { kind: "stale", since: T + 15 * 60_000 }],
-    ["the agent stopped calling in before the next result was due", { now: T + 20 * 60_000, agentLastSeen: T + 60_000 }, { kind: "agent-silent" }],
+    [
+      "the agent calls in but sends nothing for the item",
+      { now: T + 20 * 60_000, agentLastSeen: T + 19 * 60_000 },
+      { kind: "stale", since: T + 15 * 60_000 },
+    ],
+    [
+      "the agent stopped calling in before the next result was due",
+      { now: T + 20 * 60_000, agentLastSeen: T + 60_000 },
+      { kind: "agent-silent" },
+    ],
     ["the agent never called in", { now: T + 20 * 60_000, agentLastSeen: null }, { kind: "agent-silent" }],
   ] as const)("%s", (_, input, expected) => {
     expect(itemFreshness({ schedules: [every("5M")], lastTs: T, staleAfterIntervals: 3, ...input })).toEqual(expected);

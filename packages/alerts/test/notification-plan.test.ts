@@ -197,7 +197,12 @@ describe("planNotifications: which notifications are sent", () => {
     expect(p.deliveries[0]?.alertId).not.toBe(silenced?.id);
     expect(silenced?.notifiedAt).toBeNull();
     expect(p.events).toContainEqual(
-      expect.objectContaining({ alertId: silenced?.id, kind: "notification-held", severity: "CRITICAL", detail: "notification held: silenced by s1" }),
+      expect.objectContaining({
+        alertId: silenced?.id,
+        kind: "notification-held",
+        severity: "CRITICAL",
+        detail: "notification held: silenced by s1",
+      }),
     );
     // After the silence ended, an escalation notifies again.
     const later = plan(script(8, "web04-http-latency", "W", { start: T0 + 70 * MINUTE }), p.memory, ctx);
@@ -220,14 +225,24 @@ describe("planNotifications: which notifications are sent", () => {
     const critical = receiver("pager", { severities: ["CRITICAL"] });
     const none = plan(script(11, "web05-http-latency", "WO"), memoryFor([[11, "web05-http-latency"]]), context({ receivers: [critical] }));
     expect(none.deliveries).toEqual([]);
-    const peak = plan(script(12, "web06-http-latency", "WCWO"), memoryFor([[12, "web06-http-latency"]]), context({ receivers: [critical] }));
+    const peak = plan(
+      script(12, "web06-http-latency", "WCWO"),
+      memoryFor([[12, "web06-http-latency"]]),
+      context({ receivers: [critical] }),
+    );
     expect(status(peak)).toEqual(["r-pager:firing:alert-2", "r-pager:resolved:alert-2"]);
   });
 
   it("asks for the notification context only when a notification is due, over the due results' times", () => {
     expect(runSeriesMachines(script(13, "web07-http-latency", "Oww"), () => fresh("web07-http-latency")).needs).toBeNull();
     const open = { ...fresh("web07-http-latency"), openAlert: { id: "a0", notifiedAt: new Date(T0 - MINUTE) } };
-    const withOpen = { ...open, track: { ...EMPTY_TRACK, open: { severity: "WARNING" as State, peakSeverity: "WARNING" as State, openedAt: new Date(T0 - MINUTE), flapping: false } } };
+    const withOpen = {
+      ...open,
+      track: {
+        ...EMPTY_TRACK,
+        open: { severity: "WARNING" as State, peakSeverity: "WARNING" as State, openedAt: new Date(T0 - MINUTE), flapping: false },
+      },
+    };
     expect(runSeriesMachines(script(13, "web07-http-latency", "OCO", { start: T0 }), () => withOpen).needs).toEqual({
       from: new Date(T0),
       to: new Date(T0 + 2 * MINUTE),

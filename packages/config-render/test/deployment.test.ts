@@ -82,7 +82,9 @@ describe("draftSnapshot and readSnapshot", () => {
 
   it("says which stored version it cannot read", () => {
     expect(readSnapshot(before, "version 1")).toEqual(before);
-    expect(() => readSnapshot({ hosts: [] }, "version 3")).toThrow(new SnapshotUnreadableError("version 3 holds a snapshot this server cannot read"));
+    expect(() => readSnapshot({ hosts: [] }, "version 3")).toThrow(
+      new SnapshotUnreadableError("version 3 holds a snapshot this server cannot read"),
+    );
   });
 });
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { type ItemDecision, itemDeploymentStatus, readItemDecision } from "../src/index.ts";
 
-const draft: ItemDecision = { policy: null, recoveryMarginPercent: 5, minimumDurationSeconds: 0, stateSource: "worst", staleAfterIntervals: 3 };
+const draft: ItemDecision = {
+  policy: null,
+  recoveryMarginPercent: 5,
+  minimumDurationSeconds: 0,
+  stateSource: "worst",
+  staleAfterIntervals: 3,
+};
 
 describe("itemDeploymentStatus", () => {
   it.each([
@@ -22,7 +28,12 @@ describe("itemDeploymentStatus", () => {
       name: "a changed margin",
       version: 4,
       deployed: { ...draft, recoveryMarginPercent: 0 },
-      expected: { status: "deployed", inDeployment: true, differs: true, changes: [{ field: "recovery margin", before: "0 %", after: "5 %" }] },
+      expected: {
+        status: "deployed",
+        inDeployment: true,
+        differs: true,
+        changes: [{ field: "recovery margin", before: "0 %", after: "5 %" }],
+      },
     },
   ])("$name", ({ version, deployed, expected }) => {
     expect(itemDeploymentStatus(version, deployed as ItemDecision | null, draft)).toMatchObject(expected);
@@ -32,7 +43,13 @@ describe("itemDeploymentStatus", () => {
 describe("readItemDecision", () => {
   it("reads settings from versions before they existed as the defaults, and an unreadable policy as none", () => {
     expect(
-      readItemDecision({ policy: { nonsense: 1 }, recoveryMarginPercent: null, minimumDurationSeconds: null, stateSource: null, staleAfterIntervals: null }),
+      readItemDecision({
+        policy: { nonsense: 1 },
+        recoveryMarginPercent: null,
+        minimumDurationSeconds: null,
+        stateSource: null,
+        staleAfterIntervals: null,
+      }),
     ).toEqual({ policy: null, recoveryMarginPercent: 0, minimumDurationSeconds: 0, stateSource: "worst", staleAfterIntervals: 3 });
   });
 });

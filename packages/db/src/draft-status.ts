@@ -1,5 +1,5 @@
-import { type ItemDeploymentStatus, itemDeploymentStatus as compareWithDeployed, readItemDecision } from "@tidemark/config-render";
 import type { StateSource } from "@tidemark/alerts";
+import { itemDeploymentStatus as compareWithDeployed, type ItemDeploymentStatus, readItemDecision } from "@tidemark/config-render";
 import { getItem } from "./config-edit.ts";
 import type { Database } from "./database.ts";
 

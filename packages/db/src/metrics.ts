@@ -12,10 +12,10 @@ export interface PointRow {
 export async function ensureSeries(db: Database, organizationId: string, keys: readonly string[]): Promise<Map<string, number>> {
   const unique = [...new Set(keys)];
   if (unique.length === 0) return new Map();
-  await db.pool.query(
-    `INSERT INTO series (organization_id, key) SELECT $1, k FROM unnest($2::text[]) AS k ON CONFLICT DO NOTHING`,
-    [organizationId, unique],
-  );
+  await db.pool.query(`INSERT INTO series (organization_id, key) SELECT $1, k FROM unnest($2::text[]) AS k ON CONFLICT DO NOTHING`, [
+    organizationId,
+    unique,
+  ]);
   const { rows } = await db.pool.query<{ id: number; key: string }>(
     `SELECT id, key FROM series WHERE organization_id = $1 AND key = ANY($2::text[])`,
     [organizationId, unique],

@@ -257,7 +257,8 @@ export async function previewItem(db: Database, organizationId: string, input: P
 
   const window = { from, to, stepMs };
   const draftResult = draft ? policyOutcome(draft, samples, window, macros, data) : null;
-  const deployedResult = deployed.status === "deployed" && deployed.policy ? policyOutcome(deployed.policy, samples, window, macros, data) : null;
+  const deployedResult =
+    deployed.status === "deployed" && deployed.policy ? policyOutcome(deployed.policy, samples, window, macros, data) : null;
   const deployedOutcome: DeployedOutcome =
     deployed.status === "not-deployed"
       ? deployed

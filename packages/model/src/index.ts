@@ -1,5 +1,5 @@
-import { thresholdPolicySchema } from "@tidemark/thresholds/policy";
 import { intervalMs, isTimeZone, scheduleProblem } from "@tidemark/schedule";
+import { thresholdPolicySchema } from "@tidemark/thresholds/policy";
 import * as z from "zod";
 
 /**

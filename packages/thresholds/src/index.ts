@@ -14,7 +14,6 @@ export { type HardStateStep, type HardStateTrack, INITIAL_HARD_STATE, nextHardSt
 export type { ThresholdContext } from "./hours.ts";
 export { type PeriodRule, type PeriodSelection, selectPeriod, selectPeriodForDate } from "./period.ts";
 export * from "./policy.ts";
-export { type Boundaries, boundaries, classify, explain, formatNumber } from "./states.ts";
 export {
   CHART_BUCKETS,
   type ChartPoint,
@@ -29,3 +28,4 @@ export {
   RAW_WINDOW_MS,
   referenceLookbackMs,
 } from "./preview.ts";
+export { type Boundaries, boundaries, classify, explain, formatNumber } from "./states.ts";

@@ -91,10 +91,7 @@ export function referenceLookbackMs(refs: readonly Reference[]): number {
     else if (r.kind === "index" || r.kind === "indexRange") back = Math.max(back, INDEX_LOOKBACK_MS);
     else if (r.kind === "nearest") back = Math.max(back, Math.abs(r.offsetMs) + HOUR);
     else
-      back = Math.max(
-        back,
-        r.toOffsetMs === "END" ? WHOLE_HISTORY_MS : Math.max(Math.abs(r.fromOffsetMs), Math.abs(r.toOffsetMs)) + HOUR,
-      );
+      back = Math.max(back, r.toOffsetMs === "END" ? WHOLE_HISTORY_MS : Math.max(Math.abs(r.fromOffsetMs), Math.abs(r.toOffsetMs)) + HOUR);
   }
   return back;
 }

@@ -40,7 +40,12 @@ describe("downsample", () => {
 
   it("takes an hourly bucket's min and max, not only its mean", () => {
     const values = Float64Array.from([10, 20]);
-    const samples = { timestamps: Float64Array.from([0, HOUR]), values, low: Float64Array.from([1, Number.NaN]), high: Float64Array.from([99, 25]) };
+    const samples = {
+      timestamps: Float64Array.from([0, HOUR]),
+      values,
+      low: Float64Array.from([1, Number.NaN]),
+      high: Float64Array.from([99, 25]),
+    };
     expect(downsample(samples, { draft: null, deployed: null }, 0, 2 * HOUR, 2).map((p) => [p.min, p.avg, p.max])).toEqual([
       [1, 10, 99],
       [20, 20, 25],
@@ -107,14 +112,26 @@ describe("how far back the expressions read", () => {
 
 describe("policyOutcome", () => {
   it("reports what the policy would have raised over the window", () => {
-    const { outcome } = policyOutcome(upper, samplesOf([105, 115, 115, 115, 115, 140, 90]), { from: T0, to: T0 + 7 * MINUTE, stepMs: MINUTE }, macros, undefined);
+    const { outcome } = policyOutcome(
+      upper,
+      samplesOf([105, 115, 115, 115, 115, 140, 90]),
+      { from: T0, to: T0 + 7 * MINUTE, stepMs: MINUTE },
+      macros,
+      undefined,
+    );
     expect(outcome.spans.map((s) => s.state)).toEqual(["WARNING", "CRITICAL"]);
     expect(outcome).toMatchObject({ spansTruncated: false, summary: { results: 7, alerts: 1 }, errors: [] });
   });
 
   it(`sends the first ${MAX_SPANS} spans and says there were more`, () => {
     const values = Array.from({ length: 2 * (MAX_SPANS + 1) }, (_, i) => (i % 2 === 0 ? 150 : 90));
-    const { outcome } = policyOutcome({ ...upper, maxSoft: 0 }, samplesOf(values), { from: T0, to: T0 + values.length * MINUTE, stepMs: MINUTE }, macros, undefined);
+    const { outcome } = policyOutcome(
+      { ...upper, maxSoft: 0 },
+      samplesOf(values),
+      { from: T0, to: T0 + values.length * MINUTE, stepMs: MINUTE },
+      macros,
+      undefined,
+    );
     expect(outcome.spans).toHaveLength(MAX_SPANS);
     expect(outcome.spansTruncated).toBe(true);
     expect(outcome.summary.alerts).toBe(MAX_SPANS + 1);
@@ -124,9 +141,7 @@ describe("policyOutcome", () => {
     const data = new InMemorySeriesData();
     data.ensure("web01-http-latency");
     const mixed = policy({
-      periods: [
-        period({ hours: hours([e("web01-http-latency[-1D]"), e("db01-pg-lag[0]"), e("avg("), ...Array(21).fill(100)]) }),
-      ],
+      periods: [period({ hours: hours([e("web01-http-latency[-1D]"), e("db01-pg-lag[0]"), e("avg("), ...Array(21).fill(100)]) })],
     });
     const { outcome } = policyOutcome(mixed, samplesOf([90]), { from: T0, to: T0 + MINUTE, stepMs: MINUTE }, macros, data);
     expect(outcome.errors).toHaveLength(2);
