@@ -73,7 +73,7 @@ export {
   repeatDue,
   repeatIntervalSeconds,
 } from "./routing.ts";
-export { type ItemAlertSettings, itemAlertSettingsSchema } from "./settings.ts";
+export { type ItemAlertSettings, itemAlertSettingsSchema, machineSettings } from "./settings.ts";
 export { severityRank, worseOf } from "./severity.ts";
 export {
   matchersCover,

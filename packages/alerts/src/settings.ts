@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_STALE_AFTER_INTERVALS } from "./freshness.ts";
+import { type AlertSettings, DEFAULT_ALERT_SETTINGS } from "./machine.ts";
 import { DEFAULT_STATE_SOURCE, STATE_SOURCES } from "./plugin-state.ts";
 
 /** Per service item alert settings, as stored on service_items and edited in the dashboard. */
@@ -16,3 +17,12 @@ export const itemAlertSettingsSchema = z.object({
   staleAfterIntervals: z.number().int().min(1).max(1000).default(DEFAULT_STALE_AFTER_INTERVALS),
 });
 export type ItemAlertSettings = z.infer<typeof itemAlertSettingsSchema>;
+
+/** The state machine's settings for an item as deployed; an item not deployed (null settings) gets the defaults. */
+export function machineSettings(item: { recoveryMarginPercent: number | null; minimumDurationSeconds: number | null }): AlertSettings {
+  return {
+    ...DEFAULT_ALERT_SETTINGS,
+    recoveryMarginPercent: item.recoveryMarginPercent ?? 0,
+    minimumDurationMs: (item.minimumDurationSeconds ?? 0) * 1000,
+  };
+}

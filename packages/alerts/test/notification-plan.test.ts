@@ -7,6 +7,7 @@ import {
   DEFAULT_ALERT_SETTINGS,
   EMPTY_TRACK,
   type EvaluationOutcome,
+  machineSettings,
   NO_NOTIFICATION_CONTEXT,
   type NotificationContext,
   planNotifications,
@@ -133,8 +134,17 @@ describe("planNotifications: outcomes to alerts", () => {
     expect(p.alerts).toEqual([]);
   });
 
+  it("reads an item's deployed settings for the machine, the defaults for an item not deployed", () => {
+    expect(machineSettings({ recoveryMarginPercent: 5, minimumDurationSeconds: 120 })).toEqual({
+      ...DEFAULT_ALERT_SETTINGS,
+      recoveryMarginPercent: 5,
+      minimumDurationMs: 120_000,
+    });
+    expect(machineSettings({ recoveryMarginPercent: null, minimumDurationSeconds: null })).toEqual(DEFAULT_ALERT_SETTINGS);
+  });
+
   it("applies the item's recovery margin and minimum duration", () => {
-    const settings = { ...DEFAULT_ALERT_SETTINGS, recoveryMarginPercent: 5, minimumDurationMs: 120_000 };
+    const settings = machineSettings({ recoveryMarginPercent: 5, minimumDurationSeconds: 120 });
     // 109 is OK but inside the 5 % margin (must be ≤ 105); 100 clears it from minute 3, held for 2 minutes by minute 5.
     const outcomes = script(5, "api01-http-latency", "WOOOOO", { values: [120, 109, 109, 100, 100, 100] });
     const p = plan(outcomes, new Map([[5, fresh("api01-http-latency", settings)]]));

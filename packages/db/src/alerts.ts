@@ -3,9 +3,9 @@ import {
   type AlertMemoryLookup,
   type AlertPlanSummary,
   type AlertTrack,
-  DEFAULT_ALERT_SETTINGS,
   EMPTY_TRACK,
   type EvaluationOutcome,
+  machineSettings,
   NO_NOTIFICATION_CONTEXT,
   type NotificationContext,
   type NotificationNeeds,
@@ -88,11 +88,7 @@ function memoryFrom(row: SeriesRow): SeriesAlertMemory {
         };
   return {
     key: row.key,
-    settings: {
-      ...DEFAULT_ALERT_SETTINGS,
-      recoveryMarginPercent: row.recovery_margin ?? 0,
-      minimumDurationMs: (row.min_duration_seconds ?? 0) * 1000,
-    },
+    settings: machineSettings({ recoveryMarginPercent: row.recovery_margin, minimumDurationSeconds: row.min_duration_seconds }),
     track,
     openAlert: open && row.alert_id ? { id: row.alert_id, notifiedAt: row.notified_at } : null,
   };
