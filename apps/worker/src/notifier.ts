@@ -8,7 +8,7 @@ import {
   retryDelayMs,
 } from "@tidemark/alerts";
 import { claimDueDeliveries, type Database, type DueDelivery, queueRepeats, recordDeliveryAttempt } from "@tidemark/db";
-import { type DestinationPolicy, destinationPolicyFromEnv, outboundRequest, RefusedDestinationError, refusedUrl } from "@tidemark/outbound";
+import { type DestinationPolicy, destinationPolicyFromEnv, outboundRequest, outboundSocket, RefusedDestinationError } from "@tidemark/outbound";
 import nodemailer, { type Transporter } from "nodemailer";
 
 /** The subset of pino's logger the notifier writes to. */
@@ -67,8 +67,8 @@ async function post(url: string, payload: unknown, timeoutMs: number, destinatio
 
 type SendResult = { ok: true; status: number } | { ok: false; error: string; permanent: boolean };
 
-/** SMTP transports by URL, reused across deliveries (nodemailer pools nothing unless asked). */
-const transports = new Map<string, Transporter>();
+/** SMTP transports by destination policy and URL, reused across deliveries (nodemailer pools nothing unless asked). */
+const transportsByPolicy = new WeakMap<DestinationPolicy, Map<string, Transporter>>();
 
 /** Email through SMTP: the receiver's URL is the server (`smtp://user:pass@host:port`, `smtps://…`). */
 async function sendEmail(
@@ -78,20 +78,29 @@ async function sendEmail(
   destinations: DestinationPolicy,
 ): Promise<SendResult> {
   if (!delivery.emailTo) return { ok: false, error: "the email receiver has no recipients", permanent: true };
-  // The same destination rule as for webhooks, judged on the SMTP server's host.
-  const refused = refusedUrl(delivery.url.replace(/^smtps?:/, "http:"), destinations);
-  if (refused) return { ok: false, error: refused, permanent: true };
+  let transports = transportsByPolicy.get(destinations);
+  if (!transports) transportsByPolicy.set(destinations, (transports = new Map()));
   let transport = transports.get(delivery.url);
   if (!transport) {
     const server = new URL(delivery.url);
+    const host = server.hostname.replace(/^\[|\]$/g, "");
+    const port = Number(server.port) || (server.protocol === "smtps:" ? 465 : 25);
     transport = nodemailer.createTransport({
-      host: server.hostname,
-      port: Number(server.port) || (server.protocol === "smtps:" ? 465 : 25),
+      host,
+      port,
       secure: server.protocol === "smtps:",
       auth: server.username ? { user: decodeURIComponent(server.username), pass: decodeURIComponent(server.password) } : undefined,
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,
+      // The same destination rule as for webhooks: the name resolved here, every address and the
+      // connected one checked (nodemailer then speaks SMTP, and TLS with the host's name, on it).
+      getSocket: (_options, callback) => {
+        outboundSocket(host, port, destinations, timeoutMs).then(
+          (connection) => callback(null, { connection }),
+          (error: Error) => callback(error),
+        );
+      },
     });
     transports.set(delivery.url, transport);
   }
@@ -105,6 +114,7 @@ async function sendEmail(
     });
     return { ok: true, status: 250 };
   } catch (error) {
+    if (error instanceof RefusedDestinationError) return { ok: false, error: error.message, permanent: true };
     const code = (error as { responseCode?: number }).responseCode;
     // 5xx SMTP replies are permanent refusals (unknown mailbox, rejected sender); the rest may pass later.
     return { ok: false, error: error instanceof Error ? error.message : String(error), permanent: code !== undefined && code >= 500 };

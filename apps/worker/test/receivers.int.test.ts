@@ -1,7 +1,9 @@
+import { lookup } from "node:dns/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { acknowledgeAlert, createWebhook, type Database, ingestBatch } from "@tidemark/db";
-import { destinationPolicy } from "@tidemark/outbound";
+import { hostname } from "node:os";
+import { acknowledgeAlert, createWebhook, type Database, ingestBatch, listDeliveries } from "@tidemark/db";
+import { destinationPolicy, PUBLIC_ONLY, refusedAddress } from "@tidemark/outbound";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { constantPolicy, createOrgWithItems, deleteWebhooksOf, testDatabase } from "../../../packages/db/test/helpers.ts";
@@ -141,23 +143,29 @@ receivers:
   });
 });
 
+/** An SMTP server on loopback recording what it receives. */
+async function smtpServer() {
+  const mails: { to: string; text: string }[] = [];
+  const port = await freePort();
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, session, callback) {
+      let text = "";
+      stream.on("data", (c: Buffer) => (text += c.toString()));
+      stream.on("end", () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), text });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(port, "127.0.0.1", resolve));
+  return { mails, port, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+}
+
 describe("an email receiver", () => {
   it("sends the firing alert and its resolution through SMTP, the resolution even when acknowledged", async () => {
-    const mails: { to: string; text: string }[] = [];
-    const port = await freePort();
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, session, callback) {
-        let text = "";
-        stream.on("data", (c: Buffer) => (text += c.toString()));
-        stream.on("end", () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), text });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(port, "127.0.0.1", resolve));
+    const { mails, port, close } = await smtpServer();
     const { org, send, alertId } = await setUp();
     await createWebhook(db, org, {
       name: "mail",
@@ -181,7 +189,28 @@ describe("an email receiver", () => {
       expect(mails[1]!.text).toMatch(/^Subject: \[RESOLVED\] h-s-latency$/m);
     } finally {
       await stop();
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await close();
+    }
+  });
+
+  it("is not delivered to a server whose name resolves to an address the installation refuses", async () => {
+    // This machine's own name resolves to loopback or a private address (Debian: /etc/hosts).
+    const own = await lookup(hostname());
+    if (refusedAddress(own.address, PUBLIC_ONLY) === null) return; // a public host name: nothing to show here
+    const { mails, port, close } = await smtpServer();
+    const { org, send } = await setUp();
+    await createWebhook(db, org, { name: "mail", url: `smtp://${hostname()}:${port}`, enabled: true, kind: "email", emailTo: "ops@example.test" });
+    const stop = startNotifier(db, { log: quiet, destinations: PUBLIC_ONLY, pollIntervalMs: 100 });
+    try {
+      await send(500);
+      await waitFor("the refused delivery", async () => (await listDeliveries(db, org, { limit: 10 })).some((d) => d.status === "failed"));
+      const [delivery] = await listDeliveries(db, org, { limit: 10 });
+      expect(delivery!.attempts).toBe(1);
+      expect(delivery!.lastError).toMatch(new RegExp(`${hostname()} resolves to .*(loopback|private)`));
+      expect(mails).toEqual([]);
+    } finally {
+      await stop();
+      await close();
     }
   });
 });

@@ -1,5 +1,8 @@
+import { lookup } from "node:dns/promises";
+import { hostname } from "node:os";
 import { decodeTimeline } from "@tidemark/alerts";
 import { type Database, findSession } from "@tidemark/db";
+import { PUBLIC_ONLY, refusedAddress } from "@tidemark/outbound";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestOrg, testDatabase } from "../../db/test/helpers.ts";
 import { createCaller } from "../src/index.ts";
@@ -66,6 +69,17 @@ describe("the alerts router", () => {
     await expect(webhooks.create({ name: "x", url: "https://h.example", repeatIntervalSeconds: 5 })).rejects.toMatchObject({
       code: "BAD_REQUEST",
     });
+  });
+
+  it("refuses an email receiver whose SMTP server's name resolves to an address the installation refuses", async () => {
+    // This machine's own name resolves to loopback or a private address (Debian: /etc/hosts).
+    if (refusedAddress((await lookup(hostname())).address, PUBLIC_ONLY) === null) return; // a public host name: nothing to show here
+    const webhooks = (await callerFor("editor")).caller.alerts.webhooks;
+    const refused = { code: "BAD_REQUEST", message: expect.stringMatching(new RegExp(`${hostname()} resolves to .*not allowed`)) };
+    await expect(webhooks.create({ name: "x", url: `smtp://${hostname()}:25`, kind: "email", emailTo: "a@b.c" })).rejects.toMatchObject(refused);
+    const mail = await webhooks.create({ name: "mail", url: "smtp://mail.example.com:25", kind: "email", emailTo: "a@b.c" });
+    await expect(webhooks.update({ id: mail.id, url: `smtps://u:p@${hostname()}` })).rejects.toMatchObject(refused);
+    expect((await webhooks.list()).find((w) => w.id === mail.id)?.url).toBe("smtp://mail.example.com:25");
   });
 
   it("lets editors, not viewers, acknowledge, silence and manage webhooks, and audits each", async () => {

@@ -7,4 +7,6 @@ export {
   refusedAddress,
   refusedUrl,
 } from "./destinations.ts";
-export { type OutboundRequest, outboundRequest, RefusedDestinationError } from "./outbound-request.ts";
+export { RefusedDestinationError } from "./guarded-lookup.ts";
+export { type OutboundRequest, outboundRequest } from "./outbound-request.ts";
+export { outboundSocket, refusedServer } from "./outbound-socket.ts";

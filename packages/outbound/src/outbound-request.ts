@@ -1,40 +1,15 @@
-import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
-import { type DestinationPolicy, refusedAddress, refusedUrl } from "./destinations.ts";
+import { type DestinationPolicy, refusedUrl } from "./destinations.ts";
+import { guardedLookup, RefusedDestinationError, refusedPeer } from "./guarded-lookup.ts";
 
-/** The destination is not allowed by the policy; retrying changes nothing. */
-export class RefusedDestinationError extends Error {
-  override name = "RefusedDestinationError";
-}
+export { RefusedDestinationError };
 
 export interface OutboundRequest {
   method: "POST" | "PUT" | "GET";
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
-}
-
-/**
- * Resolves names itself and refuses the answer when any address is not allowed. The socket then
- * connects to exactly the addresses checked here (no second lookup that a rebinding DNS server
- * could answer differently).
- */
-function guardedLookup(policy: DestinationPolicy): LookupFunction {
-  return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, "", 4);
-      for (const { address } of addresses) {
-        const refused = refusedAddress(address, policy);
-        if (refused) return callback(new RefusedDestinationError(`${hostname} resolves to ${refused}`), "", 4);
-      }
-      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
-      const [first] = addresses;
-      if (!first) return callback(new Error(`${hostname} has no address`), "", 4);
-      callback(null, first.address, first.family);
-    });
-  };
 }
 
 /**
@@ -58,7 +33,7 @@ export function outboundRequest(url: string, request: OutboundRequest, policy: D
     });
     req.on("socket", (socket) => {
       socket.once("connect", () => {
-        const connected = socket.remoteAddress ? refusedAddress(socket.remoteAddress, policy) : "the connected address is unknown";
+        const connected = refusedPeer(socket.remoteAddress, policy);
         if (connected) req.destroy(new RefusedDestinationError(connected));
       });
     });

@@ -13,7 +13,7 @@ import {
   updateItemAlertSettings,
   updateWebhook,
 } from "@tidemark/db";
-import { destinationPolicyFromEnv, refusedUrl } from "@tidemark/outbound";
+import { destinationPolicyFromEnv, refusedServer, refusedUrl } from "@tidemark/outbound";
 import { stateSchema } from "@tidemark/thresholds";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -54,10 +54,17 @@ const webhookUrl = z
   })
   .describe("http(s) URL receiving Alertmanager-style POSTs, Alertmanager's base URL, or an SMTP server for email");
 
-/** The kind's URL and recipients fit together; a clear 400 otherwise. */
-function checkReceiver(r: Parameters<typeof receiverProblem>[0]): void {
+/**
+ * The kind's URL and recipients fit together, and an SMTP server's name does not resolve to an
+ * address the installation refuses (the notifier checks again, on the address it connects to);
+ * a clear 400 otherwise.
+ */
+async function checkReceiver(r: Parameters<typeof receiverProblem>[0]): Promise<void> {
   const problem = receiverProblem(r);
   if (problem) throw new TRPCError({ code: "BAD_REQUEST", message: problem });
+  if (r.kind !== "email") return;
+  const refused = await refusedServer(r.url, destinationPolicyFromEnv());
+  if (refused) throw new TRPCError({ code: "BAD_REQUEST", message: `url: ${refused}` });
 }
 
 const silenceInput = z
@@ -117,7 +124,7 @@ const webhooksRouter = createTRPCRouter({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      checkReceiver(input);
+      await checkReceiver(input);
       return createWebhook(
         ctx.db,
         ctx.org.id,
@@ -144,7 +151,7 @@ const webhooksRouter = createTRPCRouter({
       const { id, ...patch } = input;
       const current = (await listWebhooks(ctx.db, ctx.org.id)).find((w) => w.id === id);
       if (!current) notFound("webhook");
-      checkReceiver({
+      await checkReceiver({
         kind: patch.kind ?? receiverFieldsSchema.shape.kind.catch("webhook").parse(current.kind),
         url: patch.url ?? current.url,
         emailTo: patch.emailTo !== undefined ? patch.emailTo : current.emailTo,
