@@ -57,15 +57,23 @@ export type IngestResponse = z.infer<typeof ingestResponseSchema>;
  */
 export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
 
-/** The batch's points stamped more than MAX_FUTURE_SKEW_MS after `now`, as `path: message` issues. */
-export function futurePointIssues(batch: IngestBatch, now: number): { path: string; message: string }[] {
+/**
+ * The points stamped more than MAX_FUTURE_SKEW_MS after `now`, as `path: message` issues (at most
+ * 20): the one rule for every way points come in (agents' batches, Prometheus remote write).
+ * `sender` names whose clock to check.
+ */
+export function futurePointIssues(
+  batch: { results: readonly { key: string; ts: number }[] },
+  now: number,
+  sender = "the agent",
+): { path: string; message: string }[] {
   const latest = now + MAX_FUTURE_SKEW_MS;
   const issues: { path: string; message: string }[] = [];
   batch.results.forEach((result, index) => {
     if (result.ts > latest) {
       issues.push({
         path: `results.${index}.ts`,
-        message: `${new Date(result.ts).toISOString()} is ${Math.round((result.ts - now) / 60_000)} min ahead of the server's clock (${new Date(now).toISOString()}); at most ${MAX_FUTURE_SKEW_MS / 60_000} min is accepted: check the agent's clock`,
+        message: `${result.key}: ${new Date(result.ts).toISOString()} is ${Math.round((result.ts - now) / 60_000)} min ahead of the server's clock (${new Date(now).toISOString()}); at most ${MAX_FUTURE_SKEW_MS / 60_000} min is accepted: check ${sender}'s clock`,
       });
     }
   });

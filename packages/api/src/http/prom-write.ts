@@ -10,7 +10,7 @@ import {
   storeRemoteWrite,
 } from "@tidemark/db";
 import { decodeWriteRequest, RemoteWriteError, remoteWriteResults, type SeriesMapping, seriesMappingSchema } from "@tidemark/prometheus";
-import { MAX_INGEST_BYTES, MAX_INGEST_RESULTS } from "@tidemark/protocol";
+import { futurePointIssues, MAX_INGEST_BYTES, MAX_INGEST_RESULTS } from "@tidemark/protocol";
 import { errorResponse, zodIssues } from "./json-errors.ts";
 import type { PointsStored } from "./points-stored.ts";
 import { readBytesWithLimit } from "./read-body.ts";
@@ -77,11 +77,11 @@ function mappingFrom(url: URL): { ok: true; mapping: SeriesMapping } | { ok: fal
 export async function promWriteResponse(
   db: Database,
   request: Request,
-  { pointsStored }: { pointsStored?: PointsStored } = {},
+  { now = Date.now(), pointsStored }: { now?: number; pointsStored?: PointsStored } = {},
 ): Promise<Response> {
   const writer = await authenticate(db, bearerToken(request.headers.get("authorization")));
   if (!writer) return errorResponse(401, UNAUTHORIZED);
-  const allowance = requests.hit(writer.id, Date.now());
+  const allowance = requests.hit(writer.id, now);
   if (!allowance.allowed) {
     const response = errorResponse(429, `this token sends too many requests: retry in ${allowance.retryAfterSeconds} s`);
     response.headers.set("Retry-After", String(allowance.retryAfterSeconds));
@@ -107,6 +107,9 @@ export async function promWriteResponse(
     if (error instanceof RemoteWriteError) return errorResponse(error.status, error.message);
     throw error;
   }
+  // The agents' rule: a point from the future would be its series' newest until that time came.
+  const future = futurePointIssues(decoded, now, "the Prometheus server");
+  if (future.length > 0) return errorResponse(400, "the request holds samples stamped in the future", { issues: future });
   // The same body (a retry) gets the same batch id and is stored once.
   const batchId = `prom:${createHash("sha256").update(body).digest("base64url")}`;
   const stored = await storeRemoteWrite(db, {
