@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Database, findSession, PROMETHEUS_SERVICE_URL } from "@tidemark/db";
+import { type Database, deployDraft, findSession, PROMETHEUS_SERVICE_URL, saveItemPolicy } from "@tidemark/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { constantPolicy, createOrgWithItems, testDatabase } from "../../db/test/helpers.ts";
 import { createCaller } from "../src/index.ts";
@@ -50,11 +50,41 @@ describe("thresholds.prometheusRules", () => {
 
     await db.prisma.service.updateMany({ where: { organizationId: org }, data: { url: PROMETHEUS_SERVICE_URL, name: "node" } });
     await db.prisma.serviceItem.update({ where: { id: load!.id }, data: { seriesKey: "db1:9100-node-node_load1" } });
+    await deployDraft(db, { organizationId: org, createdBy: null, message: "remote-written" });
     const exported = await caller.thresholds.prometheusRules({ itemId: load!.id, intervalSeconds: 15 });
     expect(exported.selector).toBe('node_load1{instance="db1:9100",job="node"}');
     expect(exported.yaml).toContain("for: 45s");
     const file = path.join(dir, "rules.yml");
     writeFileSync(file, exported.yaml);
     expect(execFileSync("/usr/bin/promtool", ["check", "rules", file], { encoding: "utf8" })).toMatch(/SUCCESS: 6 rules found/);
+  });
+
+  it("exports the policy in force (the deployed version), not the saved draft, and refuses when the item is not deployed", async () => {
+    const org = await createOrgWithItems(db, [{ name: "latency", policy: constantPolicy(4) }], "web1");
+    const item = await db.prisma.serviceItem.findFirstOrThrow({ where: { organizationId: org } });
+    const caller = await viewerOf(org);
+    const actor = { organizationId: org, userId: (await db.prisma.membership.findFirstOrThrow({ where: { organizationId: org } })).userId };
+    const thresholdOf = async () => {
+      const exported = await caller.thresholds.prometheusRules({ itemId: item.id, selector: "latency_seconds" });
+      return { version: exported.deploymentVersion, header: exported.yaml.split("\n")[0], threshold: /vector\((\d+)\)/.exec(exported.yaml)?.[1] };
+    };
+    expect(await thresholdOf()).toEqual({ version: 1, header: "# Tidemark: the threshold policy of web1-s-latency in force (deployed version 1)", threshold: "4" });
+    // A saved draft changes nothing until deployed.
+    await saveItemPolicy(db, actor, item.id, constantPolicy(9), null);
+    expect(await thresholdOf()).toMatchObject({ version: 1, threshold: "4" });
+    await deployDraft(db, { organizationId: org, createdBy: null, message: "raise" });
+    expect(await thresholdOf()).toMatchObject({ version: 2, threshold: "9" });
+    // An item added since the last deployment has nothing in force.
+    await db.prisma.serviceItem.update({ where: { id: item.id }, data: { seriesKey: "web1-s-renamed" } });
+    await expect(caller.thresholds.prometheusRules({ itemId: item.id, selector: "x" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/not in deployed version 2.*not the draft/),
+    });
+    await db.prisma.deployment.deleteMany({ where: { organizationId: org } });
+    await expect(caller.thresholds.prometheusRules({ itemId: item.id, selector: "x" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/nothing is deployed yet/),
+    });
+    await expect(caller.thresholds.prometheusRules({ itemId: crypto.randomUUID(), selector: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

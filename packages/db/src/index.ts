@@ -16,6 +16,7 @@ export * from "./calculations.ts";
 export * from "./agents.ts";
 export * from "./deployments.ts";
 export * from "./deploy.ts";
+export * from "./deployed-policy.ts";
 export * from "./draft-status.ts";
 export * from "./alerts.ts";
 export * from "./alert-timeline.ts";

@@ -1,4 +1,5 @@
 import {
+  deployedItemPolicy,
   getItem,
   getItemValueBounds,
   itemDeploymentStatus,
@@ -22,6 +23,10 @@ const valueBoundsSchema = z
     path: ["max"],
   });
 
+function refuse(message: string): never {
+  throw new TRPCError({ code: "BAD_REQUEST", message });
+}
+
 /** The threshold editor: an item's policy, saving it, its values' bounds, and suggestions from history. */
 export const thresholdsRouter = createTRPCRouter({
   item: viewerProcedure.input(z.object({ id: z.uuid() })).query(({ ctx, input }) => getItem(ctx.db, ctx.org.id, input.id)),
@@ -39,7 +44,11 @@ export const thresholdsRouter = createTRPCRouter({
   setValueBounds: editorProcedure
     .input(z.object({ itemId: z.uuid(), bounds: valueBoundsSchema }))
     .mutation(({ ctx, input }) => setItemValueBounds(ctx.db, ctx.org.actor, input.itemId, input.bounds)),
-  /** The item's saved policy as a Prometheus rule group (YAML for `rule_files:`). */
+  /**
+   * The item's policy in force — the deployed one the worker evaluates, not the draft — as a
+   * Prometheus rule group (YAML for `rule_files:`), saying which version; refused, saying why, when
+   * nothing of the item is deployed or PromQL cannot say the policy.
+   */
   prometheusRules: viewerProcedure
     .input(
       z.object({
@@ -51,26 +60,33 @@ export const thresholdsRouter = createTRPCRouter({
       }),
     )
     .query(async ({ ctx, input }) => {
-      const item = await getItem(ctx.db, ctx.org.id, input.itemId);
-      if (!item.policy) throw new TRPCError({ code: "BAD_REQUEST", message: "the item has no threshold policy to export" });
+      const deployed = await deployedItemPolicy(ctx.db, ctx.org.id, input.itemId);
+      if (!deployed) throw new TRPCError({ code: "NOT_FOUND", message: "no such service item in this organisation" });
+      if (deployed.status !== "deployed") {
+        refuse(
+          deployed.status === "not-deployed"
+            ? "nothing is deployed yet: the rules are the policy in force (the deployed one, not the draft); deploy first"
+            : `the item is not in deployed version ${deployed.version}: the rules are the policy in force, not the draft; deploy first`,
+        );
+      }
+      const { policy } = deployed;
+      if (!policy) refuse(`the item has no threshold policy in deployed version ${deployed.version}`);
       const selector =
         input.selector ??
-        (item.serviceUrl === PROMETHEUS_SERVICE_URL ? prometheusSelector(item.host, item.service, item.fields.name) : undefined);
-      if (!selector) {
-        throw new TRPCError({
-          code: "BAD_REQUEST",
-          message: "the item is not remote-written by Prometheus: give the PromQL selector of the series measuring it",
-        });
-      }
+        (deployed.serviceUrl === PROMETHEUS_SERVICE_URL ? prometheusSelector(deployed.host, deployed.service, deployed.item) : undefined);
+      if (!selector) refuse("the item is not remote-written by Prometheus: give the PromQL selector of the series measuring it");
+      // What PromQL cannot say (RuleExportError) is a 400 with its reason (errors.ts).
+      const group = renderRuleGroup({
+        key: deployed.seriesKey,
+        selector,
+        policy,
+        intervalSeconds: input.intervalSeconds,
+        labels: { host: deployed.host, service: deployed.service, item: deployed.item },
+      });
       return {
         selector,
-        yaml: renderRuleGroup({
-          key: item.seriesKey,
-          selector,
-          policy: item.policy,
-          intervalSeconds: input.intervalSeconds,
-          labels: { host: item.host, service: item.service, item: item.fields.name },
-        }),
+        deploymentVersion: deployed.version,
+        yaml: `# Tidemark: the threshold policy of ${deployed.seriesKey} in force (deployed version ${deployed.version})\n${group}`,
       };
     }),
   suggest: viewerProcedure
