@@ -127,6 +127,11 @@ describe("configuration editing", () => {
     expect((await caller.config.items.list({ sort: "asc", limit: 10, policy: "with" })).rows.map((r) => r.name)).toEqual(["c"]);
     expect((await caller.config.items.list({ sort: "asc", limit: 10, runner: "shell" })).rows).toEqual([]);
     expect(await caller.config.seriesKeys({ prefix: "h-http-", limit: 2 })).toEqual(["h-http-a", "h-http-b"]);
+    // Expressions' references: configured items are known, anything else is flagged.
+    expect(await caller.config.unknownSeries({ keys: ["h-http-a", "h-http-zz", "h-http-e", "h-http-zz", "nowhere"] })).toEqual([
+      "h-http-zz",
+      "nowhere",
+    ]);
   });
 
   it("saves a policy with a revision check and applies a template to many items", async () => {

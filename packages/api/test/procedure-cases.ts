@@ -68,6 +68,7 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
     ],
   },
   "config.seriesKeys": { inputs: (v) => [{ prefix: "" }, { prefix: `h${v.mark}` }] },
+  "config.unknownSeries": { inputs: (v) => [{ keys: [v.seriesKey, `h${v.mark}-nope-nope`] }] },
 
   "thresholds.item": { inputs: (v) => [{ id: v.itemId }] },
   "thresholds.deployment": { inputs: (v) => [{ id: v.itemId }] },

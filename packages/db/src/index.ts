@@ -17,6 +17,7 @@ export * from "./agents.ts";
 export * from "./deployments.ts";
 export * from "./deploy.ts";
 export * from "./deployed-policy.ts";
+export * from "./unknown-series.ts";
 export * from "./draft-status.ts";
 export * from "./alerts.ts";
 export * from "./alert-timeline.ts";

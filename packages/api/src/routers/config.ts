@@ -18,6 +18,7 @@ import {
   listHosts,
   listServices,
   seriesKeys,
+  unknownSeriesKeys,
   updateHost,
   updateItem,
   updateService,
@@ -143,4 +144,8 @@ export const configRouter = createTRPCRouter({
   seriesKeys: viewerProcedure
     .input(z.object({ prefix: z.string().max(400), limit: z.number().int().min(1).max(50).default(20) }))
     .query(({ ctx, input }) => seriesKeys(ctx.db, ctx.org.id, input.prefix, input.limit)),
+  /** Of the series an expression refers to, those the organisation neither configures nor has data for. */
+  unknownSeries: viewerProcedure
+    .input(z.object({ keys: z.array(z.string().max(400)).max(200) }))
+    .query(({ ctx, input }) => unknownSeriesKeys(ctx.db, ctx.org.id, input.keys)),
 });

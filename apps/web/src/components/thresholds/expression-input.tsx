@@ -60,9 +60,20 @@ function highlighted(source: string, errorAt: number | null): ReactNode[] {
 
 /**
  * A Bischeck expression field: highlighted as typed, the parser's error shown at its position,
- * and autocomplete of functions and of the organisation's series names.
+ * series the organisation does not have (`seriesProblem`, from the editor) said at the field, and
+ * autocomplete of functions and of the organisation's series names.
  */
-export function ExpressionInput({ value, onChange, label }: { value: string; onChange: (v: string) => void; label: string }) {
+export function ExpressionInput({
+  value,
+  onChange,
+  label,
+  seriesProblem = null,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  label: string;
+  seriesProblem?: string | null;
+}) {
   const trpc = useTRPC();
   const listId = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -70,6 +81,8 @@ export function ExpressionInput({ value, onChange, label }: { value: string; onC
   const [caret, setCaret] = useState<number | null>(null);
   const [active, setActive] = useState(0);
   const problem = useMemo(() => expressionProblem(value), [value]);
+  const messageId = useId();
+  const message = problem?.message ?? seriesProblem;
   const word = caret === null ? null : wordBefore(value, caret);
   const series = useQuery({
     ...trpc.config.seriesKeys.queryOptions({ prefix: word?.text ?? "", limit: 8 }),
@@ -113,13 +126,15 @@ export function ExpressionInput({ value, onChange, label }: { value: string; onC
       e.preventDefault();
       accept(suggestions[Math.min(active, suggestions.length - 1)] as Suggestion);
     } else if (e.key === "Escape") {
+      // Closes the list only (the editor's Escape, discarding changes, is for when nothing is open).
+      e.preventDefault();
       setCaret(null);
     }
   }
 
   return (
     <div className="expr">
-      <div className={`expr-field${problem ? " has-error" : ""}`}>
+      <div className={`expr-field${message ? " has-error" : ""}`}>
         <pre ref={backdrop} className="expr-backdrop" aria-hidden="true">
           {highlighted(value, problem?.offset ?? null)}
           {"\n"}
@@ -127,7 +142,8 @@ export function ExpressionInput({ value, onChange, label }: { value: string; onC
         <textarea
           ref={ref}
           aria-label={label}
-          aria-invalid={problem !== null}
+          aria-invalid={message !== null}
+          aria-describedby={message ? messageId : undefined}
           aria-autocomplete="list"
           aria-controls={listId}
           spellCheck={false}
@@ -164,9 +180,9 @@ export function ExpressionInput({ value, onChange, label }: { value: string; onC
           ))}
         </div>
       )}
-      {problem && (
-        <p className="field-error expr-message" role="alert">
-          {problem.message}
+      {message && (
+        <p id={messageId} className="field-error expr-message" role="alert">
+          {message}
         </p>
       )}
     </div>

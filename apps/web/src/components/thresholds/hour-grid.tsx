@@ -22,7 +22,18 @@ function convert(entry: HourEntry, to: Kind): HourEntry {
  * The 24 hour entries of one period: each a constant, an expression or empty (no threshold that
  * hour), with Bischeck's per-hour warning/critical override.
  */
-export function HourGrid({ period, onChange, errors }: { period: Period; onChange: (p: Period) => void; errors: Map<string, string> }) {
+export function HourGrid({
+  period,
+  onChange,
+  errors,
+  seriesProblem,
+}: {
+  period: Period;
+  onChange: (p: Period) => void;
+  errors: Map<string, string>;
+  /** What is wrong with the series an expression reads (unknown ones), or null. */
+  seriesProblem: (source: string) => string | null;
+}) {
   return (
     <fieldset className="hour-grid" aria-label="Hour entries">
       {period.hours.entries.map((entry, hour) => {
@@ -67,6 +78,7 @@ export function HourGrid({ period, onChange, errors }: { period: Period; onChang
               <ExpressionInput
                 label={`Hour ${hour} expression`}
                 value={entry.source}
+                seriesProblem={seriesProblem(entry.source)}
                 onChange={(source) => onChange(setHourEntry(period, hour, { kind: "expression", source }))}
               />
             )}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Period, ThresholdPolicy } from "@tidemark/thresholds";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -9,6 +9,7 @@ import { useTRPC } from "~/trpc/react";
 import { DayCurveChart } from "./day-curve-chart";
 import { DeploymentStatus } from "./deployment-status";
 import { expressionProblem } from "./expression-input";
+import { policyReferencedSeries, unknownSeriesProblem } from "./expression-series";
 import { HourGrid } from "./hour-grid";
 import { PeriodEditor } from "./period-editor";
 import { PeriodList } from "./period-list";
@@ -63,6 +64,42 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
   const dirty = item.data !== undefined && JSON.stringify(draft) !== JSON.stringify(item.data.policy);
   const valid = validation?.ok === true && unparsable === 0;
 
+  // Series the expressions read that the organisation neither configures nor has data for: said at
+  // the field, and the draft is not saved until they are fixed (they would read as "no data" for ever).
+  const macros = useMemo(
+    () => (item.data ? { host: item.data.host, service: item.data.service, item: item.data.fields.name } : null),
+    [item.data],
+  );
+  const referenced = useMemo(() => (draft && macros ? policyReferencedSeries(draft, macros) : []), [draft, macros]);
+  const unknownQuery = useQuery({
+    ...trpc.config.unknownSeries.queryOptions({ keys: referenced }),
+    enabled: referenced.length > 0,
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+  const unknownSeries = useMemo(
+    () => new Set((referenced.length > 0 ? (unknownQuery.data ?? []) : []).filter((k) => referenced.includes(k))),
+    [referenced, unknownQuery.data],
+  );
+  const savable = valid && unknownSeries.size === 0;
+
+  // Escape and "Discard changes" put back the last saved policy, all of it: the draft, and what the
+  // fields hold that is not in the draft yet (a half-typed number), by mounting them afresh.
+  const [resetKey, setResetKey] = useState(0);
+  const editorPanel = useRef<HTMLElement>(null);
+  const escape = useRef<() => void>(() => {});
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      // Taken already (a completion list, a day-curve drag), or meant for a dialog or another panel.
+      if (e.key !== "Escape" || e.defaultPrevented || document.querySelector("dialog[open]")) return;
+      const target = e.target instanceof Node ? e.target : null;
+      if (target !== document.body && !editorPanel.current?.contains(target)) return;
+      escape.current();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
   useEffect(() => {
     if (!dirty) return;
     const warn = (e: BeforeUnloadEvent) => e.preventDefault();
@@ -103,7 +140,19 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
     setSavedMessage(`Saved revision ${saved.revision}.`);
   }
   saveShortcut.current = () => {
-    if (!readOnly && dirty && valid && !save.isPending) void onSave().catch(() => {});
+    if (!readOnly && dirty && savable && !save.isPending) void onSave().catch(() => {});
+  };
+  function revert() {
+    setDraft(d.policy);
+    setSelected((s) => Math.min(s, Math.max(0, (d.policy?.periods.length ?? 1) - 1)));
+    setSavedMessage(null);
+    save.reset();
+    setResetKey((k) => k + 1);
+  }
+  escape.current = () => {
+    if (readOnly) return;
+    const saved = d.policyRevision ? `revision ${d.policyRevision}` : "no threshold";
+    if (!dirty || window.confirm(`Discard every unsaved change to this threshold and go back to the saved one (${saved})?`)) revert();
   };
 
   return (
@@ -125,7 +174,7 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
         </p>
       </header>
 
-      <section className="panel" aria-label="Threshold editor">
+      <section className="panel" aria-label="Threshold editor" ref={editorPanel}>
         <div className="panel-head">
           <h2>Threshold policy{d.policyName ? ` · template ${d.policyName}` : ""}</h2>
           {d.sharedWith > 0 && <span className="note">Shared with {d.sharedWith} other item(s): saving changes them too.</span>}
@@ -146,7 +195,7 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
           </div>
         )}
         {draft && period && (
-          <fieldset className="editor-layout" disabled={readOnly} aria-label="Policy">
+          <fieldset key={resetKey} className="editor-layout" disabled={readOnly} aria-label="Policy">
             <aside>
               <h3>Periods</h3>
               <PeriodList policy={draft} selected={selected} onSelect={setSelected} onChange={setDraft} />
@@ -156,28 +205,35 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
             <div className="editor-main">
               <PeriodEditor period={period} onChange={setPeriod} errors={scoped(errors, `periods.${selected}`)} />
               <DayCurveChart period={period} onChange={setPeriod} readOnly={readOnly} />
-              <HourGrid period={period} onChange={setPeriod} errors={scoped(errors, `periods.${selected}`)} />
+              <HourGrid
+                period={period}
+                onChange={setPeriod}
+                errors={scoped(errors, `periods.${selected}`)}
+                seriesProblem={(source) => (macros ? unknownSeriesProblem(source, macros, unknownSeries) : null)}
+              />
             </div>
           </fieldset>
         )}
         {draft && !readOnly && (
           <div className="save-bar">
-            <span className="muted">
+            <span className={unknownSeries.size > 0 ? "error" : "muted"} data-testid="save-status">
               {unparsable > 0
                 ? `${unparsable} expression(s) do not parse.`
-                : !valid
+                : unknownSeries.size > 0
+                  ? `Not saved while expressions read unknown series: ${[...unknownSeries].join(", ")}.`
+                  : !valid
                   ? "Some fields are not valid."
                   : dirty
                     ? "Unsaved changes."
                     : (savedMessage ?? `Saved${d.policyRevision ? ` · revision ${d.policyRevision}` : ""}.`)}
             </span>
             {save.isError && <span className="error">{save.error.message}</span>}
-            <button type="button" className="secondary" disabled={!dirty} onClick={() => setDraft(d.policy)}>
+            <button type="button" className="secondary" disabled={!dirty} onClick={revert} aria-keyshortcuts="Escape" title="Escape">
               Discard changes
             </button>
             <button
               type="button"
-              disabled={!dirty || !valid || save.isPending}
+              disabled={!dirty || !savable || save.isPending}
               onClick={onSave}
               aria-keyshortcuts="Control+S Meta+S"
               title="Ctrl+S / ⌘+S"
