@@ -187,6 +187,11 @@ export function formatInstant(t: number, timeZone: string, seconds = false): str
   return `${w.day} ${MONTHS[w.month - 1]} ${w.year}, ${pad(w.hour)}:${pad(w.minute)}${seconds ? `:${pad(w.second)}` : ""}`;
 }
 
+/** An instant as every page writes it: `23 Nov 2026, 14:05` in `timeZone`, ` UTC` added when that is the zone. */
+export function formatZonedInstant(t: number, timeZone: string, seconds = false): string {
+  return `${formatInstant(t, timeZone, seconds)}${timeZone === "UTC" ? " UTC" : ""}`;
+}
+
 /** What the picker's button says: `Last 7 days`, or `23 Nov 2026, 14:05 – 24 Nov 2026, 09:30`. */
 export function describeRange(range: TimeRange, timeZone: string): string {
   if (range.kind === "relative") return PRESET_LABELS[range.preset];

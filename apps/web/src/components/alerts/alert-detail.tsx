@@ -6,7 +6,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import { StateBadge } from "../state-badge";
-import { formatDateTime, formatDuration, optionalNumber } from "./format";
+import { useFormatInstant } from "../time/time-zone";
+import { formatDuration, optionalNumber } from "./format";
 import { ItemAlertSettingsForm } from "./item-settings-form";
 
 const EVENT_LABELS: Record<string, string> = {
@@ -35,6 +36,7 @@ function previewHref(itemId: string, openedAt: Date, closedAt: Date | null): str
 
 /** One alert: what fired and why, its history, its notifications, and what an editor can do about it. */
 export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onClose: () => void }) {
+  const formatTime = useFormatInstant();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const detail = useQuery(trpc.alerts.detail.queryOptions({ id: props.alertId }, { refetchInterval: 15_000 }));
@@ -87,11 +89,11 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
       </div>
       <dl className="tl-facts">
         <dt>Opened</dt>
-        <dd>{formatDateTime(a.openedAt)}</dd>
+        <dd>{formatTime(a.openedAt)}</dd>
         <dt>Closed</dt>
         <dd>
           {a.closedAt
-            ? `${formatDateTime(a.closedAt)} (after ${formatDuration(a.closedAt.getTime() - a.openedAt.getTime())})`
+            ? `${formatTime(a.closedAt)} (after ${formatDuration(a.closedAt.getTime() - a.openedAt.getTime())})`
             : "still open"}
         </dd>
         <dt>Value when it fired</dt>
@@ -126,7 +128,7 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
         <h3>Acknowledgement</h3>
         {a.acknowledgedAt ? (
           <p data-testid="acknowledgement">
-            Acknowledged by <strong>{a.acknowledgedByName ?? "a removed user"}</strong> at {formatDateTime(a.acknowledgedAt)}: “
+            Acknowledged by <strong>{a.acknowledgedByName ?? "a removed user"}</strong> at {formatTime(a.acknowledgedAt)}: “
             {a.ackComment}”
           </p>
         ) : props.canEdit ? (
@@ -160,7 +162,7 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
         <ol className="tl-history">
           {a.events.map((e) => (
             <li key={e.id}>
-              <span className="mono muted">{formatDateTime(e.ts)}</span> <strong>{EVENT_LABELS[e.kind] ?? e.kind}</strong>{" "}
+              <span className="mono muted">{formatTime(e.ts)}</span> <strong>{EVENT_LABELS[e.kind] ?? e.kind}</strong>{" "}
               {e.kind !== "acknowledged" && e.kind !== "notification-held" && <StateBadge state={e.severity} />}{" "}
               <span className={e.kind === "acknowledged" ? undefined : "mono"}>{e.detail}</span>
               {e.actorName && <span className="muted"> — {e.actorName}</span>}
@@ -173,7 +175,7 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
             <ol className="tl-history">
               {a.stateChanges.map((c) => (
                 <li key={c.ts.getTime()}>
-                  <span className="mono muted">{formatDateTime(c.ts)}</span> <StateBadge state={c.state} /> {c.hard ? "hard" : "soft"}{" "}
+                  <span className="mono muted">{formatTime(c.ts)}</span> <StateBadge state={c.state} /> {c.hard ? "hard" : "soft"}{" "}
                   <span className="mono">{c.explanation}</span>
                 </li>
               ))}

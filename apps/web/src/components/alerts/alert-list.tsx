@@ -2,7 +2,8 @@
 
 import { useEffect, useState } from "react";
 import { StateBadge } from "../state-badge";
-import { formatDateTime, formatDuration } from "./format";
+import { useFormatInstant } from "../time/time-zone";
+import { formatDuration } from "./format";
 import { ALERT_LIST_RENDERED_MARK } from "./render-marks";
 import type { LayoutInput } from "./timeline-layout";
 
@@ -10,6 +11,7 @@ const PAGE = 100;
 
 /** The alerts of the window as rows, newest first: the accessible way through what the canvas draws. */
 export function AlertList(props: { data: LayoutInput; now: number; selected: string | null; onSelect: (id: string) => void }) {
+  const formatTime = useFormatInstant();
   const [shown, setShown] = useState(PAGE);
   useEffect(() => {
     if (performance.getEntriesByName(ALERT_LIST_RENDERED_MARK, "mark").length === 0) performance.mark(ALERT_LIST_RENDERED_MARK);
@@ -43,7 +45,7 @@ export function AlertList(props: { data: LayoutInput; now: number; selected: str
                 <StateBadge state={a.severity} />
                 {a.peakSeverity !== a.severity && <span className="muted"> peak {a.peakSeverity}</span>}
               </td>
-              <td className="mono">{formatDateTime(a.openedAt)}</td>
+              <td className="mono">{formatTime(a.openedAt)}</td>
               <td>{formatDuration((a.closedAt ?? props.now) - a.openedAt)}</td>
               <td>
                 {a.closedAt === null ? <span className="tl-tag tl-tag-open">open</span> : <span className="tl-tag">closed</span>}

@@ -6,7 +6,7 @@ import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./alerts.css";
-import { formatDateTime } from "./format";
+import { useFormatInstant } from "../time/time-zone";
 
 const DURATIONS = [
   ["30 minutes", 30],
@@ -18,6 +18,7 @@ const DURATIONS = [
 
 /** Silences: create one (prefilled when coming from an alert), see them, end them early. */
 export function SilencesPage() {
+  const formatTime = useFormatInstant();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const params = useSearchParams();
@@ -131,8 +132,8 @@ export function SilencesPage() {
                   <td className="mono">{s.matchers.host}</td>
                   <td className="mono">{s.matchers.service}</td>
                   <td className="mono">{s.matchers.item}</td>
-                  <td className="mono">{formatDateTime(s.startsAt)}</td>
-                  <td className="mono">{formatDateTime(s.endsAt)}</td>
+                  <td className="mono">{formatTime(s.startsAt)}</td>
+                  <td className="mono">{formatTime(s.endsAt)}</td>
                   <td>{s.comment}</td>
                   <td>{s.createdByName ?? "—"}</td>
                   <td>

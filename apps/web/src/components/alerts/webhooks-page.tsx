@@ -5,10 +5,11 @@ import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./alerts.css";
-import { formatDateTime } from "./format";
+import { useFormatInstant } from "../time/time-zone";
 
 /** Webhook receivers (Alertmanager's webhook format) and the delivery log. */
 export function WebhooksPage() {
+  const formatTime = useFormatInstant();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const me = useQuery(trpc.session.me.queryOptions());
@@ -120,11 +121,11 @@ export function WebhooksPage() {
             {deliveries.data?.map((d) => (
               <tr key={d.id}>
                 <td className="mono">
-                  <Link href={`/alerts?alert=${d.alertId}`}>{formatDateTime(d.createdAt)}</Link>
+                  <Link href={`/alerts?alert=${d.alertId}`}>{formatTime(d.createdAt)}</Link>
                 </td>
                 <td>{d.webhookName}</td>
                 <td>{d.notification}</td>
-                <td>{d.status === "pending" && d.attempts > 0 ? `retrying at ${formatDateTime(d.nextAttemptAt)}` : d.status}</td>
+                <td>{d.status === "pending" && d.attempts > 0 ? `retrying at ${formatTime(d.nextAttemptAt)}` : d.status}</td>
                 <td className="num">{d.attempts}</td>
                 <td className="error">{d.lastError ?? ""}</td>
               </tr>

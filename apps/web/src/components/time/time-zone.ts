@@ -1,7 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useSyncExternalStore } from "react";
+import { useCallback, useSyncExternalStore } from "react";
+import { formatZonedInstant } from "~/lib/time-range";
 import { useTRPC } from "~/trpc/react";
 
 /**
@@ -42,4 +43,10 @@ export function useTimeZone(): { timeZone: string; choice: ZoneChoice; organizat
   const organizationTimeZone = settings.data?.timeZone ?? "UTC";
   const timeZone = choice === "utc" ? "UTC" : choice === "browser" ? browserTimeZone() : organizationTimeZone;
   return { timeZone, choice, organizationTimeZone };
+}
+
+/** Instants (to the second) as every page writes them, in the zone the user chose: lists, details, logs. */
+export function useFormatInstant(): (instant: Date | number) => string {
+  const { timeZone } = useTimeZone();
+  return useCallback((instant: Date | number) => formatZonedInstant(new Date(instant).getTime(), timeZone, true), [timeZone]);
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
-import { type Bounds, formatInstant, tickLabel, timeTicks } from "~/lib/time-range";
+import { type Bounds, formatZonedInstant, tickLabel, timeTicks } from "~/lib/time-range";
 import { useTimeZone } from "./time-zone";
 
 /** A time chart's X axis over `bounds`: ticks on round times of the shown zone, 24-hour labels. */
@@ -15,6 +15,6 @@ export function useTimeAxis(bounds: Bounds, tickCount = 7) {
     domain: [from, to] as [number, number],
     tick: (t: number) => tickLabel(t, to - from, timeZone),
     /** A tooltip's or a table's instant: `23 Nov 2026, 14:05 UTC` or in the browser's zone. */
-    instant: (t: number) => `${formatInstant(t, timeZone)}${timeZone === "UTC" ? " UTC" : ""}`,
+    instant: (t: number) => formatZonedInstant(t, timeZone),
   };
 }
