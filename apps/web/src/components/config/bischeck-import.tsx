@@ -3,18 +3,10 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { downloadText } from "~/lib/download";
 import { useTRPC } from "~/trpc/react";
 import { AgentSelect } from "./agent-select";
 import "./config.css";
-
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/xml" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(url);
-}
 
 /** Upload bischeck.xml and 24thresholds.xml, see what would be created, then confirm. */
 export function BischeckImport() {
@@ -277,7 +269,7 @@ export function BischeckImport() {
                 disabled={exported.isFetching}
                 onClick={async () => {
                   const data = exported.data ?? (await exported.refetch()).data;
-                  if (data) download(file, data[field]);
+                  if (data) downloadText(file, data[field], "application/xml");
                 }}
               >
                 Download {file}

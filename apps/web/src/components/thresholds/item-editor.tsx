@@ -16,6 +16,7 @@ import { PeriodList } from "./period-list";
 import { emptyPolicy, type FieldErrors, updatePeriod, validatePolicy } from "./policy-draft";
 import { PolicySettings } from "./policy-settings";
 import { PreviewPanel } from "./preview-panel";
+import { PrometheusRulesExport } from "./prometheus-rules-export";
 import { SuggestPanel } from "./suggest-panel";
 import { ValueBoundsForm } from "./value-bounds-form";
 import "./thresholds.css";
@@ -245,6 +246,8 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
       </section>
 
       <DeploymentStatus itemId={itemId} />
+
+      <PrometheusRulesExport itemId={itemId} fileName={`${d.seriesKey.replace(/[^A-Za-z0-9_.-]+/g, "_")}.rules.yml`} />
 
       <PreviewPanel itemId={itemId} draft={valid ? draft : null} draftValid={valid || draft === null} />
 
