@@ -71,6 +71,25 @@ describe("the alerts router", () => {
     });
   });
 
+  it("shows viewers who gets which alerts, without the receivers' URLs or addresses", async () => {
+    const editor = await callerFor("editor");
+    const viewer = await callerFor("viewer", editor.orgId);
+    await editor.caller.alerts.webhooks.create({
+      name: "mail",
+      url: "smtp://user:secret@mail.example.com:587",
+      kind: "email",
+      emailTo: "ops@example.com",
+      matchers: { severities: ["CRITICAL"], host: "db*" },
+      repeatIntervalSeconds: 3600,
+    });
+    await expect(viewer.caller.alerts.webhooks.list()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const seen = await viewer.caller.alerts.webhooks.receivers();
+    expect(seen).toEqual([
+      { id: expect.any(String), name: "mail", kind: "email", enabled: true, matchers: { severities: ["CRITICAL"], host: "db*" }, repeatIntervalSeconds: 3600 },
+    ]);
+    expect(JSON.stringify(seen)).not.toMatch(/secret|ops@/);
+  });
+
   it("refuses an email receiver whose SMTP server's name resolves to an address the installation refuses", async () => {
     // This machine's own name resolves to loopback or a private address (Debian: /etc/hosts).
     if (refusedAddress((await lookup(hostname())).address, PUBLIC_ONLY) === null) return; // a public host name: nothing to show here

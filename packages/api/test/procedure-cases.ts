@@ -105,6 +105,7 @@ export const PROCEDURE_CASES: Record<string, ProcedureCase> = {
   },
   "alerts.silences.expire": { inputs: (v) => [{ id: v.silenceId }] },
   "alerts.webhooks.list": { inputs: none },
+  "alerts.webhooks.receivers": { inputs: none },
   "alerts.webhooks.create": { inputs: (_v, o) => [{ name: fresh("hook", o), url: "https://hooks.example.test/suite" }] },
   "alerts.webhooks.update": { inputs: (v) => [{ id: v.webhookId, enabled: false }] },
   "alerts.webhooks.delete": { inputs: (v) => [{ id: v.webhookId }] },

@@ -110,6 +110,17 @@ const silencesRouter = createTRPCRouter({
 const webhooksRouter = createTRPCRouter({
   // Editors only: webhook URLs often carry credentials.
   list: editorProcedure.query(({ ctx }) => listWebhooks(ctx.db, ctx.org.id)),
+  /** What every member may see of the receivers: who gets which alerts and how often, without URLs or addresses. */
+  receivers: viewerProcedure.query(async ({ ctx }) =>
+    (await listWebhooks(ctx.db, ctx.org.id)).map((w) => ({
+      id: w.id,
+      name: w.name,
+      kind: receiverFieldsSchema.shape.kind.catch("webhook").parse(w.kind),
+      enabled: w.enabled,
+      matchers: receiverFieldsSchema.shape.matchers.catch({}).parse(w.matchers),
+      repeatIntervalSeconds: w.repeatIntervalSeconds,
+    })),
+  ),
   create: editorProcedure
     .input(
       z.object({
