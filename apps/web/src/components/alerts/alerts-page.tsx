@@ -130,8 +130,8 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
           <Link href="/alerts/silences" prefetch={false}>
             Silences
           </Link>
-          <Link href="/alerts/webhooks" prefetch={false}>
-            Webhooks
+          <Link href="/alerts/receivers" prefetch={false}>
+            Receivers
           </Link>
         </nav>
       </div>

@@ -52,7 +52,7 @@ export function SilencesPage() {
         <h1>Silences</h1>
         <nav className="tl-subnav" aria-label="Alert pages">
           <Link href="/alerts">Timeline</Link>
-          <Link href="/alerts/webhooks">Webhooks</Link>
+          <Link href="/alerts/receivers">Receivers</Link>
         </nav>
       </div>
       {canEdit && (

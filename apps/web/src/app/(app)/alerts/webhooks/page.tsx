@@ -1,5 +1,6 @@
-import { WebhooksPage } from "~/components/alerts/webhooks-page";
+import { permanentRedirect } from "next/navigation";
 
+/** The receivers page was called Webhooks before it had other kinds: old links land on it. */
 export default function WebhooksRoute() {
-  return <WebhooksPage />;
+  permanentRedirect("/alerts/receivers");
 }
