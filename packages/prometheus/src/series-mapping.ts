@@ -18,6 +18,15 @@ export const seriesMappingSchema = z.object({
 export type SeriesMapping = z.infer<typeof seriesMappingSchema>;
 export const DEFAULT_SERIES_MAPPING: SeriesMapping = { hostLabel: "instance", serviceLabel: "job" };
 
+/** The remote-write URL's query choosing `mapping` (`?host=cluster&service=app`; empty for the defaults), as `/api/prom/write` reads it. */
+export function seriesMappingQuery(mapping: SeriesMapping): string {
+  const params = new URLSearchParams();
+  if (mapping.hostLabel !== DEFAULT_SERIES_MAPPING.hostLabel) params.set("host", mapping.hostLabel);
+  if (mapping.serviceLabel !== DEFAULT_SERIES_MAPPING.serviceLabel) params.set("service", mapping.serviceLabel);
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
 /** Used when a series lacks the host or service label (a recording rule's output often has no `instance`). */
 export const MISSING_LABEL_NAME = "prometheus";
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeWriteRequest, encodeWriteRequest, type RemoteSeries, RemoteWriteError } from "../src/remote-write.ts";
 import { remoteWriteResults } from "../src/remote-results.ts";
-import { mapSeries, prometheusSelector, tidemarkName } from "../src/series-mapping.ts";
+import { mapSeries, prometheusSelector, seriesMappingQuery, tidemarkName } from "../src/series-mapping.ts";
 
 const LIMITS = { maxDecodedBytes: 1 << 20, maxSamples: 1000 };
 const T0 = Date.UTC(2026, 10, 24);
@@ -35,6 +35,14 @@ describe("mapSeries", () => {
       'node_cpu_seconds_total{instance="db1:9100",job="node",cpu="0",mode="idle"}',
     );
     expect(prometheusSelector("prometheus", "api", "up")).toBe('up{job="api"}');
+  });
+
+  it.each([
+    [{ hostLabel: "instance", serviceLabel: "job" }, ""],
+    [{ hostLabel: "cluster", serviceLabel: "job" }, "?host=cluster"],
+    [{ hostLabel: "cluster", serviceLabel: "app" }, "?host=cluster&service=app"],
+  ])("puts a mapping into the write URL's query: %o → %s", (mapping, query) => {
+    expect(seriesMappingQuery(mapping)).toBe(query);
   });
 
   it("takes other labels for host and service when told", () => {
