@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { signIn } from "./fixtures";
+import { everyPage, visit } from "./pages";
 
 /**
  * axe-core on every page, in both themes, at the project's width (1440 and 390 px): no serious or
@@ -16,13 +17,6 @@ async function expectAccessible(page: Page, what: string) {
   expect.soft(serious).toEqual([]);
 }
 
-async function visit(page: Page, path: string, ready: () => Promise<void>) {
-  await page.goto(path);
-  await ready();
-  // Charts and tables fill in after the page: give them their moment before judging.
-  await page.waitForLoadState("networkidle").catch(() => {});
-}
-
 for (const theme of ["light", "dark"] as const) {
   test(`every page is free of serious accessibility problems in the ${theme} theme`, async ({ page, context, baseURL }) => {
     test.setTimeout(240_000);
@@ -35,29 +29,7 @@ for (const theme of ["light", "dark"] as const) {
 
     await signIn(page);
     await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-    const item = await page.evaluate(async () => {
-      const input = encodeURIComponent(JSON.stringify({ json: { search: "web03-http-latency", limit: 1 } }));
-      const body = await (await fetch(`/api/trpc/dashboard.items?input=${input}`)).json();
-      return body.result.data.json.rows[0] as { id: string; seriesId: number };
-    });
-    const pages: [string, () => Promise<void>][] = [
-      ["/", () => expect(page.getByRole("region", { name: "Service items" }).getByRole("row").nth(1)).toBeVisible()],
-      [`/?series=${item.seriesId}`, () => expect(page.locator(".recharts-line-curve").first()).toBeVisible()],
-      [`/items/${item.id}`, () => expect(page.getByRole("region", { name: "Preview" }).locator(".recharts-line-curve").first()).toBeVisible()],
-      ["/items/not-an-id", () => expect(page.getByRole("heading", { name: "Not found" })).toBeVisible()],
-      ["/config/items", () => expect(page.getByRole("searchbox", { name: "Search items" })).toBeVisible()],
-      ["/config/hosts", () => expect(page.getByRole("searchbox", { name: "Search hosts" })).toBeVisible()],
-      ["/config/services", () => expect(page.getByRole("searchbox", { name: "Search services" })).toBeVisible()],
-      ["/import", () => expect(page.getByRole("region", { name: "Export to Bischeck" })).toBeVisible()],
-      ["/alerts", () => expect(page.getByRole("region", { name: "Timeline" })).toBeVisible()],
-      ["/alerts/silences", () => expect(page.getByRole("heading").first()).toBeVisible()],
-      ["/alerts/webhooks", () => expect(page.getByRole("heading").first()).toBeVisible()],
-      ["/deploy", () => expect(page.getByRole("heading").first()).toBeVisible()],
-      ["/agents", () => expect(page.getByRole("region", { name: "Agents" })).toBeVisible()],
-      ["/settings/members", () => expect(page.getByRole("heading").first()).toBeVisible()],
-      ["/settings/tokens", () => expect(page.getByRole("heading").first()).toBeVisible()],
-      ["/settings/audit", () => expect(page.getByRole("heading").first()).toBeVisible()],
-    ];
+    const { pages, item } = await everyPage(page);
     for (const [path, ready] of pages) {
       await visit(page, path, ready);
       await expectAccessible(page, path);

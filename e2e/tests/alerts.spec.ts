@@ -172,3 +172,39 @@ test("an alert's detail links to the item's threshold preview, around and markin
   await page.keyboard.press("Escape");
   await expect(preview.getByTestId("preview-moment")).toContainText(`${minute(firedAt).slice(11)} UTC, marked on the chart`);
 });
+
+/** `20 Nov 2026, 13:05:00` as the dashboard writes an instant, in `timeZone`. */
+function wallClock(t: number, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
+      .formatToParts(t)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+test.describe("in a browser five and a half hours ahead of UTC", () => {
+  test.use({ timezoneId: "Asia/Kolkata" });
+
+  test("the alert list and an alert's detail write times in the zone chosen, as the charts do", async ({ page }) => {
+    await openTimeline(page, "&status=closed");
+    const firedAt = Date.parse(opened[DB] as string);
+    const chooseZone = async (choice: "browser" | "utc") => {
+      await page.getByRole("button", { name: /^Time range:/ }).click();
+      await page.getByRole("dialog", { name: "Choose a time range" }).getByLabel("Times in").selectOption(choice);
+      await page.keyboard.press("Escape");
+    };
+    await chooseZone("browser");
+    const table = alertsTable(page);
+    await expect(table).toContainText(wallClock(firedAt, "Asia/Kolkata"));
+    await table.getByRole("button", { name: DB }).first().click();
+    const detail = page.getByRole("complementary", { name: "Alert detail" });
+    await expect(detail.getByRole("heading", { name: DB })).toBeVisible();
+    await expect(detail).toContainText(wallClock(firedAt, "Asia/Kolkata"));
+    await expect(detail).not.toContainText(" UTC");
+
+    await chooseZone("utc");
+    await expect(table).toContainText(`${wallClock(firedAt, "UTC")} UTC`);
+    await expect(detail).toContainText(`${wallClock(firedAt, "UTC")} UTC`);
+  });
+});

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signIn } from "./fixtures";
+import { openItem, perProject, signIn } from "./fixtures";
 
 /** Presses Tab until `target` has the focus (a keyboard user's way there), at most `limit` times. */
 async function tabTo(page: Page, target: ReturnType<Page["getByLabel"]>, limit = 250) {
@@ -77,4 +77,41 @@ test("an expression takes no newline, switching to expr starts empty, and ? list
   await expect(help.getByRole("row", { name: /Save the threshold/ })).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(help).toBeHidden();
+});
+
+test("Escape puts back every unsaved change of the editor, asking first", async ({ page }) => {
+  await openItem(page, perProject("web07-http-latency", "web08-http-latency"));
+  const editor = page.getByRole("region", { name: "Threshold editor" });
+  await expect(editor.getByText(/^Saved · revision \d+\.$/)).toBeVisible();
+  await editor.getByRole("button", { name: /default/ }).click();
+  const hour7 = editor.getByLabel("Hour 7 threshold");
+  const original = await hour7.inputValue();
+  await hour7.fill("12345");
+  await editor.getByLabel("Hour 8 kind").selectOption("empty");
+  await editor.getByLabel("Max soft").fill("7");
+  await expect(editor.getByText("Unsaved changes.")).toBeVisible();
+
+  // Dismissed: nothing is lost.
+  page.once("dialog", (dialog) => dialog.dismiss());
+  await hour7.press("Escape");
+  await expect(hour7).toHaveValue("12345");
+
+  let asked = "";
+  page.once("dialog", (dialog) => {
+    asked = dialog.message();
+    void dialog.accept();
+  });
+  await hour7.press("Escape");
+  expect(asked).toMatch(/^Discard every unsaved change to this threshold and go back to the saved one \(revision \d+\)\?$/);
+  await expect(editor.getByText(/^Saved · revision \d+\.$/)).toBeVisible();
+  await editor.getByRole("button", { name: /default/ }).click();
+  await expect(editor.getByLabel("Hour 7 threshold")).toHaveValue(original);
+  await expect(editor.getByLabel("Hour 8 kind")).toHaveValue("constant");
+  await expect(editor.getByLabel("Max soft")).toHaveValue("3");
+
+  // What a field holds that is not a number yet goes too (nothing to ask about: the draft is unchanged).
+  await editor.getByLabel("Hour 7 threshold").fill("1e");
+  await expect(editor.getByText(/^Saved · revision \d+\.$/)).toBeVisible();
+  await editor.getByLabel("Hour 7 threshold").press("Escape");
+  await expect(editor.getByLabel("Hour 7 threshold")).toHaveValue(original);
 });

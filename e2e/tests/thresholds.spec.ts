@@ -167,3 +167,27 @@ test("bounds declared on the item keep the suggested lines inside them", async (
   await declared.getByRole("button", { name: "Save bounds" }).click();
   await expect(declared.getByRole("button", { name: "Save bounds" })).toBeDisabled();
 });
+
+test("an expression reading an unknown series is flagged at its field, and Save waits until it is fixed", async ({ page }) => {
+  // "Same time last week" of the item itself ($$HOSTNAME$$-…): a series that exists, so nothing is flagged.
+  const key = perProject("web05-http-requests", "web06-http-requests");
+  await openItem(page, key);
+  const editor = page.getByRole("region", { name: "Threshold editor" });
+  const field = editor.getByLabel("Hour 4 expression");
+  await expect(field).toHaveValue(/\$\$HOSTNAME\$\$/);
+  await expect(field).toHaveAttribute("aria-invalid", "false");
+
+  await field.fill("avg(nosuchhost-http-requests[-168H], 1)");
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(editor.getByText("unknown series 'nosuchhost-http-requests': no item or stored data has this key")).toBeVisible();
+  await expect(editor.getByTestId("save-status")).toHaveText("Not saved while expressions read unknown series: nosuchhost-http-requests.");
+  const save = editor.getByRole("button", { name: "Save threshold" });
+  await expect(save).toBeDisabled();
+  await page.keyboard.press("ControlOrMeta+S");
+  await expect(editor.getByTestId("save-status")).toContainText("Not saved");
+
+  await field.fill(`avg(${key}[-168H], 1)`);
+  await expect(field).toHaveAttribute("aria-invalid", "false");
+  await expect(editor.getByTestId("save-status")).toHaveText("Unsaved changes.");
+  await expect(save).toBeEnabled();
+});

@@ -1,0 +1,22 @@
+import { expect, type Page, test } from "@playwright/test";
+import { signIn } from "./fixtures";
+import { everyPage, visit } from "./pages";
+
+/** How much wider than the window the page is (0: it fits; the page scrolls sideways otherwise). */
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+test("no page is wider than a phone's screen", async ({ page }) => {
+  test.skip(test.info().project.name !== "phone", "about a phone's width (390 px) only");
+  test.setTimeout(180_000);
+  await visit(page, "/sign-in", () => expect(page.getByRole("button", { name: "Sign in" })).toBeVisible());
+  expect.soft(await overflow(page), "/sign-in").toBeLessThanOrEqual(0);
+  await visit(page, "/sign-up", () => expect(page.getByRole("button", { name: "Create account" })).toBeVisible());
+  expect.soft(await overflow(page), "/sign-up").toBeLessThanOrEqual(0);
+  await signIn(page);
+  const { pages } = await everyPage(page);
+  for (const [path, ready] of pages) {
+    await visit(page, path, ready);
+    // Soft: one run lists every page that overflows, not only the first.
+    expect.soft(await overflow(page), `${path} is wider than the window by`).toBeLessThanOrEqual(0);
+  }
+});
