@@ -80,6 +80,7 @@ test("an expression takes no newline, switching to expr starts empty, and ? list
 });
 
 test("Escape puts back every unsaved change of the editor, asking first", async ({ page }) => {
+  await signIn(page);
   await openItem(page, perProject("web07-http-latency", "web08-http-latency"));
   const editor = page.getByRole("region", { name: "Threshold editor" });
   await expect(editor.getByText(/^Saved · revision \d+\.$/)).toBeVisible();

@@ -17,9 +17,12 @@ export function PrometheusPanel() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const settings = useQuery(trpc.prometheus.settings.queryOptions());
+  // The box follows the click at once; a refusal puts it back to what the server holds.
+  const [chosen, setChosen] = useState<boolean | null>(null);
   const save = useMutation(
     trpc.prometheus.setCreatesSeries.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.prometheus.settings.queryKey() }),
+      onError: () => setChosen(null),
     }),
   );
   const [hostLabel, setHostLabel] = useState("instance");
@@ -38,9 +41,12 @@ export function PrometheusPanel() {
       <label className="settings-check">
         <input
           type="checkbox"
-          checked={settings.data?.createsSeries ?? false}
-          disabled={!settings.data || save.isPending}
-          onChange={(e) => save.mutate({ on: e.target.checked })}
+          checked={chosen ?? settings.data?.createsSeries ?? false}
+          disabled={!settings.data}
+          onChange={(e) => {
+            setChosen(e.target.checked);
+            save.mutate({ on: e.target.checked });
+          }}
         />{" "}
         Create the host, service and item of a series seen for the first time
       </label>
