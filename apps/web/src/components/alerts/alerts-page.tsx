@@ -2,11 +2,11 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { decodeTimeline } from "@tidemark/alerts";
-import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./alerts.css";
+import { AlertPagesTitle } from "./alert-pages-title";
 import { formatInstant, resolveRange, type TimeRange } from "~/lib/time-range";
 import { useTimeZone } from "../time/time-zone";
 import { AlertDetailPanel } from "./alert-detail";
@@ -124,17 +124,7 @@ export function AlertsPage({ serverNow }: { serverNow: number }) {
 
   return (
     <div className="stack">
-      <div className="tl-title">
-        <h1>Alerts</h1>
-        <nav className="tl-subnav" aria-label="Alert pages">
-          <Link href="/alerts/silences" prefetch={false}>
-            Silences
-          </Link>
-          <Link href="/alerts/receivers" prefetch={false}>
-            Receivers
-          </Link>
-        </nav>
-      </div>
+      <AlertPagesTitle title="Alerts" current="/alerts" />
       <section className="panel" aria-label="Timeline">
         <TimelineControls
           view={{ ...view, host, service }}

@@ -1,10 +1,10 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./alerts.css";
+import { AlertPagesTitle } from "./alert-pages-title";
 import { DeliveryLog } from "./delivery-log";
 import { describeMatchers, describeRepeat, draftOf, EMPTY_RECEIVER, KIND_LABELS, type ReceiverView } from "./receiver-draft";
 import { ReceiverForm } from "./receiver-form";
@@ -34,13 +34,7 @@ export function ReceiversPage() {
 
   return (
     <div className="stack">
-      <div className="tl-title">
-        <h1>Receivers</h1>
-        <nav className="tl-subnav" aria-label="Alert pages">
-          <Link href="/alerts">Timeline</Link>
-          <Link href="/alerts/silences">Silences</Link>
-        </nav>
-      </div>
+      <AlertPagesTitle title="Receivers" current="/alerts/receivers" />
       <section className="panel" aria-label="Receivers">
         <div className="panel-head">
           <h2>Receivers</h2>

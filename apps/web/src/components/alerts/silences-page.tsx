@@ -1,11 +1,11 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./alerts.css";
+import { AlertPagesTitle } from "./alert-pages-title";
 import { useFormatInstant } from "../time/time-zone";
 
 const DURATIONS = [
@@ -48,13 +48,7 @@ export function SilencesPage() {
 
   return (
     <div className="stack">
-      <div className="tl-title">
-        <h1>Silences</h1>
-        <nav className="tl-subnav" aria-label="Alert pages">
-          <Link href="/alerts">Timeline</Link>
-          <Link href="/alerts/receivers">Receivers</Link>
-        </nav>
-      </div>
+      <AlertPagesTitle title="Silences" current="/alerts/silences" />
       {canEdit && (
         <section className="panel" aria-label="New silence">
           <div className="panel-head">
