@@ -176,7 +176,16 @@ test("an alert's detail links to the item's threshold preview, around and markin
 /** `20 Nov 2026, 13:05:00` as the dashboard writes an instant, in `timeZone`. */
 function wallClock(t: number, timeZone: string): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    })
       .formatToParts(t)
       .map((p) => [p.type, p.value]),
   );

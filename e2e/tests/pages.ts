@@ -15,7 +15,10 @@ export async function everyPage(page: Page): Promise<{ pages: [string, () => Pro
   const pages: [string, () => Promise<void>][] = [
     ["/", () => expect(page.getByRole("region", { name: "Service items" }).getByRole("row").nth(1)).toBeVisible()],
     [`/?series=${item.seriesId}`, () => expect(page.locator(".recharts-line-curve").first()).toBeVisible()],
-    [`/items/${item.id}`, () => expect(page.getByRole("region", { name: "Preview" }).locator(".recharts-line-curve").first()).toBeVisible()],
+    [
+      `/items/${item.id}`,
+      () => expect(page.getByRole("region", { name: "Preview" }).locator(".recharts-line-curve").first()).toBeVisible(),
+    ],
     ["/items/not-an-id", () => expect(page.getByRole("heading", { name: "Not found" })).toBeVisible()],
     ["/config/items", () => expect(page.getByRole("searchbox", { name: "Search items" })).toBeVisible()],
     ["/config/hosts", () => expect(page.getByRole("searchbox", { name: "Search hosts" })).toBeVisible()],

@@ -86,7 +86,10 @@ test("an admin adds, changes and deletes a receiver, told at each field what is 
 
   await page.goto("/alerts/receivers");
   page.once("dialog", (dialog) => dialog.accept());
-  await page.getByRole("region", { name: "Receivers" }).getByRole("button", { name: `Delete ${name}` }).click();
+  await page
+    .getByRole("region", { name: "Receivers" })
+    .getByRole("button", { name: `Delete ${name}` })
+    .click();
   await expect(page.getByRole("region", { name: "Receivers" }).getByRole("row", { name: new RegExp(name) })).toHaveCount(0);
   // The old address leads here.
   await page.goto("/alerts/webhooks");

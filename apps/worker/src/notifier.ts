@@ -8,7 +8,13 @@ import {
   retryDelayMs,
 } from "@tidemark/alerts";
 import { claimDueDeliveries, type Database, type DueDelivery, queueRepeats, recordDeliveryAttempt } from "@tidemark/db";
-import { type DestinationPolicy, destinationPolicyFromEnv, outboundRequest, outboundSocket, RefusedDestinationError } from "@tidemark/outbound";
+import {
+  type DestinationPolicy,
+  destinationPolicyFromEnv,
+  outboundRequest,
+  outboundSocket,
+  RefusedDestinationError,
+} from "@tidemark/outbound";
 import nodemailer, { type Transporter } from "nodemailer";
 
 /** The subset of pino's logger the notifier writes to. */
@@ -78,8 +84,8 @@ async function sendEmail(
   destinations: DestinationPolicy,
 ): Promise<SendResult> {
   if (!delivery.emailTo) return { ok: false, error: "the email receiver has no recipients", permanent: true };
-  let transports = transportsByPolicy.get(destinations);
-  if (!transports) transportsByPolicy.set(destinations, (transports = new Map()));
+  const transports = transportsByPolicy.get(destinations) ?? new Map<string, Transporter>();
+  transportsByPolicy.set(destinations, transports);
   let transport = transports.get(delivery.url);
   if (!transport) {
     const server = new URL(delivery.url);

@@ -199,7 +199,13 @@ describe("an email receiver", () => {
     if (refusedAddress(own.address, PUBLIC_ONLY) === null) return; // a public host name: nothing to show here
     const { mails, port, close } = await smtpServer();
     const { org, send } = await setUp();
-    await createWebhook(db, org, { name: "mail", url: `smtp://${hostname()}:${port}`, enabled: true, kind: "email", emailTo: "ops@example.test" });
+    await createWebhook(db, org, {
+      name: "mail",
+      url: `smtp://${hostname()}:${port}`,
+      enabled: true,
+      kind: "email",
+      emailTo: "ops@example.test",
+    });
     const stop = startNotifier(db, { log: quiet, destinations: PUBLIC_ONLY, pollIntervalMs: 100 });
     try {
       await send(500);

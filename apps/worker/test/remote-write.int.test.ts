@@ -140,14 +140,24 @@ describe("POST /api/prom/write", () => {
       new Request(`${server.url}/api/prom/write`, {
         method: "POST",
         headers: { "content-type": "application/x-protobuf", "content-encoding": "snappy", authorization: `Bearer ${token}` },
-        body: encodeWriteRequest([{ labels: { __name__: "skew", instance: "h", job: "j" }, samples }]),
+        body: encodeWriteRequest([{ labels: { __name__: "skew", instance: "h", job: "j" }, samples }]) as BodyInit,
       });
-    const refused = await promWriteResponse(db, request([{ ts: T0, value: 1 }, { ts: T0 + 3_600_000, value: 2 }]), { now: T0 });
+    const refused = await promWriteResponse(
+      db,
+      request([
+        { ts: T0, value: 1 },
+        { ts: T0 + 3_600_000, value: 2 },
+      ]),
+      { now: T0 },
+    );
     expect(refused.status).toBe(400);
     const body = (await refused.json()) as { error: string; issues: { path: string; message: string }[] };
     expect(body.error).toMatch(/future/);
     expect(body.issues).toEqual([
-      { path: "results.1.ts", message: expect.stringMatching(/^h-j-skew: .*60 min ahead of the server's clock.*Prometheus server's clock/) },
+      {
+        path: "results.1.ts",
+        message: expect.stringMatching(/^h-j-skew: .*60 min ahead of the server's clock.*Prometheus server's clock/),
+      },
     ]);
     expect(await points(organizationId, "h-j-skew")).toEqual([]);
     // A little ahead (clock drift) is accepted.

@@ -85,7 +85,14 @@ describe("the alerts router", () => {
     await expect(viewer.caller.alerts.webhooks.list()).rejects.toMatchObject({ code: "FORBIDDEN" });
     const seen = await viewer.caller.alerts.webhooks.receivers();
     expect(seen).toEqual([
-      { id: expect.any(String), name: "mail", kind: "email", enabled: true, matchers: { severities: ["CRITICAL"], host: "db*" }, repeatIntervalSeconds: 3600 },
+      {
+        id: expect.any(String),
+        name: "mail",
+        kind: "email",
+        enabled: true,
+        matchers: { severities: ["CRITICAL"], host: "db*" },
+        repeatIntervalSeconds: 3600,
+      },
     ]);
     expect(JSON.stringify(seen)).not.toMatch(/secret|ops@/);
   });
@@ -95,7 +102,9 @@ describe("the alerts router", () => {
     if (refusedAddress((await lookup(hostname())).address, PUBLIC_ONLY) === null) return; // a public host name: nothing to show here
     const webhooks = (await callerFor("editor")).caller.alerts.webhooks;
     const refused = { code: "BAD_REQUEST", message: expect.stringMatching(new RegExp(`${hostname()} resolves to .*not allowed`)) };
-    await expect(webhooks.create({ name: "x", url: `smtp://${hostname()}:25`, kind: "email", emailTo: "a@b.c" })).rejects.toMatchObject(refused);
+    await expect(webhooks.create({ name: "x", url: `smtp://${hostname()}:25`, kind: "email", emailTo: "a@b.c" })).rejects.toMatchObject(
+      refused,
+    );
     const mail = await webhooks.create({ name: "mail", url: "smtp://mail.example.com:25", kind: "email", emailTo: "a@b.c" });
     await expect(webhooks.update({ id: mail.id, url: `smtps://u:p@${hostname()}` })).rejects.toMatchObject(refused);
     expect((await webhooks.list()).find((w) => w.id === mail.id)?.url).toBe("smtp://mail.example.com:25");

@@ -66,9 +66,17 @@ describe("thresholds.prometheusRules", () => {
     const actor = { organizationId: org, userId: (await db.prisma.membership.findFirstOrThrow({ where: { organizationId: org } })).userId };
     const thresholdOf = async () => {
       const exported = await caller.thresholds.prometheusRules({ itemId: item.id, selector: "latency_seconds" });
-      return { version: exported.deploymentVersion, header: exported.yaml.split("\n")[0], threshold: /vector\((\d+)\)/.exec(exported.yaml)?.[1] };
+      return {
+        version: exported.deploymentVersion,
+        header: exported.yaml.split("\n")[0],
+        threshold: /vector\((\d+)\)/.exec(exported.yaml)?.[1],
+      };
     };
-    expect(await thresholdOf()).toEqual({ version: 1, header: "# Tidemark: the threshold policy of web1-s-latency in force (deployed version 1)", threshold: "4" });
+    expect(await thresholdOf()).toEqual({
+      version: 1,
+      header: "# Tidemark: the threshold policy of web1-s-latency in force (deployed version 1)",
+      threshold: "4",
+    });
     // A saved draft changes nothing until deployed.
     await saveItemPolicy(db, actor, item.id, constantPolicy(9), null);
     expect(await thresholdOf()).toMatchObject({ version: 1, threshold: "4" });
@@ -85,6 +93,8 @@ describe("thresholds.prometheusRules", () => {
       code: "BAD_REQUEST",
       message: expect.stringMatching(/nothing is deployed yet/),
     });
-    await expect(caller.thresholds.prometheusRules({ itemId: crypto.randomUUID(), selector: "x" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller.thresholds.prometheusRules({ itemId: crypto.randomUUID(), selector: "x" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeWriteRequest, encodeWriteRequest, type RemoteSeries, RemoteWriteError } from "../src/remote-write.ts";
 import { remoteWriteResults } from "../src/remote-results.ts";
+import { decodeWriteRequest, encodeWriteRequest, type RemoteSeries, RemoteWriteError } from "../src/remote-write.ts";
 import { mapSeries, prometheusSelector, seriesMappingQuery, tidemarkName } from "../src/series-mapping.ts";
 
 const LIMITS = { maxDecodedBytes: 1 << 20, maxSamples: 1000 };

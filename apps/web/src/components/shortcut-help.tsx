@@ -7,7 +7,10 @@ const SHORTCUTS: [keys: string, what: string][] = [
   ["Ctrl + S  /  ⌘ + S", "Save the threshold (item page)"],
   ["↑ ↓  (Shift: ×10)", "Move the focused point of the day curve"],
   ["Enter", "Take the highlighted completion in an expression (never a new line)"],
-  ["Escape", "Close a list, a picker or this dialog; undo a day-curve drag; else, on the item page, discard every unsaved change (asks first)"],
+  [
+    "Escape",
+    "Close a list, a picker or this dialog; undo a day-curve drag; else, on the item page, discard every unsaved change (asks first)",
+  ],
   ["Drag across a time chart", "Zoom into that span; Back returns to the range before"],
 ];
 

@@ -92,9 +92,7 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
         <dd>{formatTime(a.openedAt)}</dd>
         <dt>Closed</dt>
         <dd>
-          {a.closedAt
-            ? `${formatTime(a.closedAt)} (after ${formatDuration(a.closedAt.getTime() - a.openedAt.getTime())})`
-            : "still open"}
+          {a.closedAt ? `${formatTime(a.closedAt)} (after ${formatDuration(a.closedAt.getTime() - a.openedAt.getTime())})` : "still open"}
         </dd>
         <dt>Value when it fired</dt>
         <dd className="mono" data-testid="alert-value">
@@ -128,8 +126,7 @@ export function AlertDetailPanel(props: { alertId: string; canEdit: boolean; onC
         <h3>Acknowledgement</h3>
         {a.acknowledgedAt ? (
           <p data-testid="acknowledgement">
-            Acknowledged by <strong>{a.acknowledgedByName ?? "a removed user"}</strong> at {formatTime(a.acknowledgedAt)}: “
-            {a.ackComment}”
+            Acknowledged by <strong>{a.acknowledgedByName ?? "a removed user"}</strong> at {formatTime(a.acknowledgedAt)}: “{a.ackComment}”
           </p>
         ) : props.canEdit ? (
           <form

@@ -128,7 +128,10 @@ export function receiverInput(d: ReceiverDraft): { ok: true; input: ReceiverInpu
     else repeatIntervalSeconds = minutes * 60;
   }
   if (Object.keys(errors).length > 0 || !matchers.success) return { ok: false, errors };
-  return { ok: true, input: { name, kind: d.kind, url, enabled: d.enabled, matchers: matchers.data, repeatIntervalSeconds, emailTo, emailFrom } };
+  return {
+    ok: true,
+    input: { name, kind: d.kind, url, enabled: d.enabled, matchers: matchers.data, repeatIntervalSeconds, emailTo, emailFrom },
+  };
 }
 
 /** "CRITICAL, WARNING · host db*" / "every alert": what a receiver gets, for the list. */

@@ -40,7 +40,11 @@ export function ReceiverForm({
     setDraft((d) => ({ ...d, [key]: value }));
     setErrors((e) => ({ ...e, [key]: undefined }));
   };
-  const text = (key: "name" | "url" | "emailTo" | "emailFrom" | "host" | "service" | "item" | "repeatMinutes", label: string, placeholder?: string) => (
+  const text = (
+    key: "name" | "url" | "emailTo" | "emailFrom" | "host" | "service" | "item" | "repeatMinutes",
+    label: string,
+    placeholder?: string,
+  ) => (
     <Field label={label} error={errors[key]}>
       <input
         aria-label={label}

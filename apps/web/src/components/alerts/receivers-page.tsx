@@ -40,9 +40,9 @@ export function ReceiversPage() {
           <h2>Receivers</h2>
         </div>
         <p className="muted">
-          An alert that opens, changes severity or closes goes to every enabled receiver whose matchers take it (<span className="mono">*</span>{" "}
-          matches any run of characters), retried with backoff. A resolution is always sent to a receiver told the alert fired, even once it
-          was acknowledged or silenced.
+          An alert that opens, changes severity or closes goes to every enabled receiver whose matchers take it (
+          <span className="mono">*</span> matches any run of characters), retried with backoff. A resolution is always sent to a receiver
+          told the alert fired, even once it was acknowledged or silenced.
         </p>
         {!canEdit && me.data && (
           <p className="read-only-note" role="note">

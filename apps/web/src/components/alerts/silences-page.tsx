@@ -5,8 +5,8 @@ import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import "./alerts.css";
-import { AlertPagesTitle } from "./alert-pages-title";
 import { useFormatInstant } from "../time/time-zone";
+import { AlertPagesTitle } from "./alert-pages-title";
 
 const DURATIONS = [
   ["30 minutes", 30],

@@ -62,8 +62,8 @@ export function PrometheusPanel() {
       )}
       <h3>Label mapping</h3>
       <p className="muted">
-        Which labels name the host and the service; the metric name and the other labels name the item. Each remote_write block chooses
-        them in its URL:
+        Which labels name the host and the service; the metric name and the other labels name the item. Each remote_write block chooses them
+        in its URL:
       </p>
       <div className="settings-form">
         {(
@@ -90,9 +90,14 @@ export function PrometheusPanel() {
       </div>
       {block && (
         <>
-          <pre className="mono settings-snippet" aria-label="remote_write block for prometheus.yml" tabIndex={0}>
-            {block}
-          </pre>
+          <textarea
+            className="mono settings-snippet"
+            aria-label="remote_write block for prometheus.yml"
+            readOnly
+            rows={4}
+            spellCheck={false}
+            value={block}
+          />
           <button
             type="button"
             className="secondary"

@@ -1,5 +1,5 @@
-import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { ExprError, type Macros, references } from "@tidemark/expr";
+import type { ThresholdPolicy } from "@tidemark/thresholds";
 
 /**
  * The series an expression reads (`$$HOSTNAME$$` and the like resolved for the item), or none
@@ -18,7 +18,8 @@ export function referencedSeries(source: string, macros: Macros): string[] {
 export function policyReferencedSeries(policy: ThresholdPolicy, macros: Macros): string[] {
   const keys = new Set<string>();
   for (const period of policy.periods)
-    for (const entry of period.hours.entries) if (entry?.kind === "expression") for (const k of referencedSeries(entry.source, macros)) keys.add(k);
+    for (const entry of period.hours.entries)
+      if (entry?.kind === "expression") for (const k of referencedSeries(entry.source, macros)) keys.add(k);
   return [...keys].sort();
 }
 

@@ -88,14 +88,14 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
   // fields hold that is not in the draft yet (a half-typed number), by mounting them afresh.
   const [resetKey, setResetKey] = useState(0);
   const editorPanel = useRef<HTMLElement>(null);
-  const escape = useRef<() => void>(() => {});
+  const onEscape = useRef<() => void>(() => {});
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       // Taken already (a completion list, a day-curve drag), or meant for a dialog or another panel.
       if (e.key !== "Escape" || e.defaultPrevented || document.querySelector("dialog[open]")) return;
       const target = e.target instanceof Node ? e.target : null;
       if (target !== document.body && !editorPanel.current?.contains(target)) return;
-      escape.current();
+      onEscape.current();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
@@ -150,7 +150,7 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
     save.reset();
     setResetKey((k) => k + 1);
   }
-  escape.current = () => {
+  onEscape.current = () => {
     if (readOnly) return;
     const saved = d.policyRevision ? `revision ${d.policyRevision}` : "no threshold";
     if (!dirty || window.confirm(`Discard every unsaved change to this threshold and go back to the saved one (${saved})?`)) revert();
@@ -223,10 +223,10 @@ export function ItemEditor({ itemId, readOnlyReason = null }: { itemId: string; 
                 : unknownSeries.size > 0
                   ? `Not saved while expressions read unknown series: ${[...unknownSeries].join(", ")}.`
                   : !valid
-                  ? "Some fields are not valid."
-                  : dirty
-                    ? "Unsaved changes."
-                    : (savedMessage ?? `Saved${d.policyRevision ? ` · revision ${d.policyRevision}` : ""}.`)}
+                    ? "Some fields are not valid."
+                    : dirty
+                      ? "Unsaved changes."
+                      : (savedMessage ?? `Saved${d.policyRevision ? ` · revision ${d.policyRevision}` : ""}.`)}
             </span>
             {save.isError && <span className="error">{save.error.message}</span>}
             <button type="button" className="secondary" disabled={!dirty} onClick={revert} aria-keyshortcuts="Escape" title="Escape">

@@ -28,7 +28,8 @@ export function PrometheusRulesExport({ itemId, fileName }: { itemId: string; fi
         <h2>Prometheus rules</h2>
       </div>
       <p className="muted">
-        The threshold in force — the deployed version, not the draft — as recording and alerting rules for Prometheus' <span className="mono">rule_files:</span>.
+        The threshold in force — the deployed version, not the draft — as recording and alerting rules for Prometheus'{" "}
+        <span className="mono">rule_files:</span>.
       </p>
       <form
         className="rules-form"
@@ -41,7 +42,7 @@ export function PrometheusRulesExport({ itemId, fileName }: { itemId: string; fi
         <label htmlFor={selectorId}>PromQL selector (only for items Prometheus does not remote-write)</label>
         <input
           id={selectorId}
-          className="mono"
+          className="mono rules-selector"
           placeholder='node_load1{instance="db1:9100"}'
           value={selector}
           onChange={(e) => setSelector(e.target.value)}
@@ -75,9 +76,14 @@ export function PrometheusRulesExport({ itemId, fileName }: { itemId: string; fi
               {copied ? "Copied" : "Copy"}
             </button>
           </div>
-          <pre className="rules-yaml mono" aria-label="Rule group YAML" tabIndex={0}>
-            {rules.data.yaml}
-          </pre>
+          <textarea
+            className="rules-yaml mono"
+            aria-label="Rule group YAML"
+            readOnly
+            rows={16}
+            spellCheck={false}
+            value={rules.data.yaml}
+          />
         </>
       )}
     </section>

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { describeMatchers, draftOf, EMPTY_RECEIVER, type ReceiverDraft, receiverInput } from "../../../src/components/alerts/receiver-draft";
+import {
+  describeMatchers,
+  draftOf,
+  EMPTY_RECEIVER,
+  type ReceiverDraft,
+  receiverInput,
+} from "../../../src/components/alerts/receiver-draft";
 
-const draft = (patch: Partial<ReceiverDraft>): ReceiverDraft => ({ ...EMPTY_RECEIVER, name: "ops", url: "https://hooks.example.com/x", ...patch });
+const draft = (patch: Partial<ReceiverDraft>): ReceiverDraft => ({
+  ...EMPTY_RECEIVER,
+  name: "ops",
+  url: "https://hooks.example.com/x",
+  ...patch,
+});
 
 describe("a receiver's form", () => {
   it.each<[string, Partial<ReceiverDraft>, Partial<Record<keyof ReceiverDraft, RegExp>>]>([
@@ -20,16 +31,33 @@ describe("a receiver's form", () => {
     expect(checked.ok).toBe(false);
     if (checked.ok) return;
     expect(Object.keys(checked.errors).sort()).toEqual(Object.keys(expected).sort());
-    for (const [field, message] of Object.entries(expected)) expect(checked.errors[field as keyof ReceiverDraft]).toMatch(message as RegExp);
+    for (const [field, message] of Object.entries(expected))
+      expect(checked.errors[field as keyof ReceiverDraft]).toMatch(message as RegExp);
   });
 
   it("makes the API input: empty matchers match everything, minutes become seconds, email fields only for email", () => {
     expect(receiverInput(draft({ emailTo: "ignored@x.y", repeatMinutes: "" }))).toEqual({
       ok: true,
-      input: { name: "ops", kind: "webhook", url: "https://hooks.example.com/x", enabled: true, matchers: {}, repeatIntervalSeconds: null, emailTo: null, emailFrom: null },
+      input: {
+        name: "ops",
+        kind: "webhook",
+        url: "https://hooks.example.com/x",
+        enabled: true,
+        matchers: {},
+        repeatIntervalSeconds: null,
+        emailTo: null,
+        emailFrom: null,
+      },
     });
     const email = receiverInput(
-      draft({ kind: "email", url: "smtp://mail.example.com:587", emailTo: "a@b.c, d@e.f", severities: ["CRITICAL"], host: " db* ", repeatMinutes: "60" }),
+      draft({
+        kind: "email",
+        url: "smtp://mail.example.com:587",
+        emailTo: "a@b.c, d@e.f",
+        severities: ["CRITICAL"],
+        host: " db* ",
+        repeatMinutes: "60",
+      }),
     );
     expect(email).toMatchObject({
       ok: true,

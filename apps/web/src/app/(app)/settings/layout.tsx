@@ -11,7 +11,10 @@ export default async function SettingsLayout({ children }: { children: ReactNode
     return (
       <section className="panel">
         <h2>Settings</h2>
-        <p className="muted">Members, API tokens, the audit log, the organisation's time zone and its Prometheus remote-write settings are for admins of {session?.organizationName}; ask one of them.</p>
+        <p className="muted">
+          Members, API tokens, the audit log, the organisation's time zone and its Prometheus remote-write settings are for admins of{" "}
+          {session?.organizationName}; ask one of them.
+        </p>
       </section>
     );
   }
