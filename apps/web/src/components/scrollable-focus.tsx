@@ -2,10 +2,10 @@
 
 import { useEffect } from "react";
 
-const SCROLLERS = "main .table, main .table-scroll, main .summary-grid";
+const SCROLLERS = "main .table, main .table-scroll, main .summary-grid, main .tl-scroll";
 
 /**
- * A table that scrolls sideways (on a phone) must be reachable by keyboard to be scrolled
+ * A table that scrolls sideways (on a phone), or the alert timeline's lanes scrolling down, must be reachable by keyboard to be scrolled
  * (WCAG 2.1.1; axe's scrollable-region-focusable): whichever of them overflows gets tabindex=0,
  * and loses it again when it fits. Watches the page's changes and the window's size.
  */
@@ -15,7 +15,10 @@ export function ScrollableFocus() {
     const mark = () => {
       frame = 0;
       for (const el of document.querySelectorAll<HTMLElement>(SCROLLERS)) {
-        const scrolls = el.scrollWidth > el.clientWidth + 1;
+        // Downwards only where the element is a scroll container (a table's rows are not).
+        const scrolls =
+          el.scrollWidth > el.clientWidth + 1 ||
+          (/auto|scroll/.test(getComputedStyle(el).overflowY) && el.scrollHeight > el.clientHeight + 1);
         if (scrolls && !el.hasAttribute("tabindex")) {
           el.tabIndex = 0;
           el.dataset.scrollFocus = "";
