@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Database } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
 import { prepareDatabase } from "../scripts/lib/database.ts";
 import { dropPlainPostgres, preparePlainPostgres } from "../scripts/lib/postgres-local.ts";
 import type { BenchScenario } from "./scenario.ts";
@@ -16,13 +16,18 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const resultsDir = path.join(here, "results");
 const args = process.argv.slice(2);
 const dbFlag = args.indexOf("--db");
-const kinds: DbKind[] = dbFlag >= 0 ? (args[dbFlag + 1]!.split(",") as DbKind[]) : ["embedded", "plain", ...(process.env.DATABASE_URL ? (["url"] as const) : [])];
+const kinds: DbKind[] =
+  dbFlag >= 0 ? (args[dbFlag + 1]!.split(",") as DbKind[]) : ["embedded", "plain", ...(process.env.DATABASE_URL ? (["url"] as const) : [])];
 const names = args.filter((a, i) => !a.startsWith("--") && (dbFlag < 0 || i !== dbFlag + 1));
 const log = (m: string) => process.stdout.write(`[bench] ${m}\n`);
 
 async function loadScenarios(): Promise<BenchScenario[]> {
-  const files = readdirSync(path.join(here, "scenarios")).filter((f) => f.endsWith(".ts")).sort();
-  const all = await Promise.all(files.map(async (f) => ((await import(path.join(here, "scenarios", f))) as { scenario: BenchScenario }).scenario));
+  const files = readdirSync(path.join(here, "scenarios"))
+    .filter((f) => f.endsWith(".ts"))
+    .sort();
+  const all = await Promise.all(
+    files.map(async (f) => ((await import(path.join(here, "scenarios", f))) as { scenario: BenchScenario }).scenario),
+  );
   return all.filter((s) => names.length === 0 || names.includes(s.name));
 }
 
@@ -93,7 +98,13 @@ async function main() {
           ? await measured(() => scenario.run({ db: null, log }))
           : await withDatabase(kind, (db) => measured(() => scenario.run({ db, log })).then((r) => ({ ...r, database: db.info })));
       const file = path.join(resultsDir, `${scenario.name}-${kind}.json`);
-      const record = { scenario: scenario.name, databaseKind: kind, at: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, ...result };
+      const record = {
+        scenario: scenario.name,
+        databaseKind: kind,
+        at: new Date().toISOString(),
+        machine: { cpus: os.cpus().length, node: process.version },
+        ...result,
+      };
       writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
       log(`${scenario.name} · ${kind}: ${JSON.stringify(result.figures)}`);
       log(`wrote ${path.relative(process.cwd(), file)}`);

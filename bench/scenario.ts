@@ -1,4 +1,4 @@
-import type { Database } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
 
 /**
  * A named benchmark scenario. Database scenarios get a fresh, migrated database of each kind the

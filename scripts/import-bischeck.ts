@@ -10,7 +10,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { BischeckImportError, filesFromDirectory, formatPreview, importBischeck, importPreview } from "@tidemark/bischeck";
-import { ConfigConflictError, connectDatabase, mergeConfiguration } from "@tidemark/db";
+import { connectDatabase } from "@tidemark/db/client";
+import { ConfigConflictError, mergeConfiguration } from "@tidemark/db/configuration";
+import { findOrganizationBySlug, oldestMember } from "@tidemark/db/organizations";
 import { fail, say } from "./lib/log.ts";
 
 const USAGE = "usage: npm run import:bischeck -- DIR [--commit --org SLUG [--user EMAIL]]";
@@ -43,17 +45,9 @@ if (values.commit) {
   if (!values.org) fail(`--commit needs --org SLUG\n${USAGE}`);
   const db = await connectDatabase(url, { max: 2, applicationName: "tidemark-import-bischeck" });
   try {
-    const org = await db.prisma.organization.findUnique({ where: { slug: values.org }, select: { id: true } });
+    const org = await findOrganizationBySlug(db, values.org);
     if (!org) fail(`no organisation with the slug ${values.org}`);
-    const member = await db.prisma.membership.findFirst({
-      where: {
-        organizationId: org.id,
-        role: { in: values.user ? ["admin", "editor"] : ["admin"] },
-        ...(values.user ? { user: { email: values.user } } : {}),
-      },
-      orderBy: { createdAt: "asc" },
-      select: { userId: true },
-    });
+    const member = await oldestMember(db, org.id, { roles: values.user ? ["admin", "editor"] : ["admin"], email: values.user });
     if (!member) fail(values.user ? `${values.user} is not an admin or editor of ${values.org}` : `${values.org} has no admin`);
     const summary = await mergeConfiguration(db, { organizationId: org.id, userId: member.userId }, result.configuration);
     say(`imported into ${values.org}: ${JSON.stringify(summary)}`);

@@ -3,18 +3,16 @@
  * step); with TIDEMARK_SEED_DEMO=1 also seed the demo organisation once (without NAB's series,
  * which live outside the image).
  */
-import { connectDatabase, migrate } from "@tidemark/db";
+import { connectDatabase } from "@tidemark/db/client";
+import { migrateDatabase } from "@tidemark/db/migrate";
 import { seedDemo } from "@tidemark/db/seed";
-import { MIGRATIONS_DIR } from "@tidemark/db/paths";
 import { fail, say } from "./lib/log.ts";
 
 const url = process.env.DATABASE_URL;
 if (!url) fail("DATABASE_URL is not set: point it at the database to migrate.");
 try {
   const db = await connectDatabase(url);
-  const client = await db.pool.connect();
-  const result = await migrate(client, MIGRATIONS_DIR);
-  client.release();
+  const result = await migrateDatabase(db);
   say(`${result.kind}: ${result.applied.length} migrations applied, ${result.alreadyApplied} already applied`);
   if (process.env.TIDEMARK_SEED_DEMO === "1" && (await seedDemo(db, { nabDir: null, log: say }))) say("demo organisation seeded");
   await db.close();

@@ -1,13 +1,16 @@
 import type { EvaluationOutcome } from "@tidemark/alerts";
 import { hardOutcome } from "@tidemark/alerts/testing";
-import { applyEvaluations, type Database, ensureSeries, writeEvaluations } from "@tidemark/db";
+import { applyEvaluations } from "@tidemark/db/alerts";
+import type { Database } from "@tidemark/db/client";
+import { ensureSeries } from "@tidemark/db/metrics";
 import { prng } from "@tidemark/db/seed";
+import { evaluationRecords } from "@tidemark/db/testing";
 import type { State } from "@tidemark/thresholds";
 
 /**
  * Issue 7's load: 10 000 alerts over 30 days on 250 series (50 hosts × 5 services), made through
- * the real path: state changes with writeEvaluations, alerts with applyEvaluations in
- * worker-sized batches. Shared by the timeline scenarios (query and browser render).
+ * the worker's writes: states, state changes and alerts in one statement per worker-sized batch
+ * (applyEvaluations). Shared by the timeline scenarios (query and browser render).
  */
 
 const MINUTE = 60_000;
@@ -38,7 +41,6 @@ export interface AlertHistory {
   results: number;
   series: number;
   alertsOpened: number;
-  writeEvaluationsMs: number;
   applyEvaluationsMs: number;
 }
 
@@ -53,28 +55,15 @@ export async function seedAlertHistory(db: Database, organizationId: string, end
   const random = prng(7);
   const outcomes = keys.flatMap((k) => outcomesFor(ids.get(k) as number, k, from, random)).sort((a, b) => a.ts.getTime() - b.ts.getTime());
 
-  let writeEvaluationsMs = 0;
   let applyEvaluationsMs = 0;
   let alertsOpened = 0;
   const previous = new Map<number, State>();
   for (let i = 0; i < outcomes.length; i += BATCH) {
     const batch = outcomes.slice(i, i + BATCH);
-    const records = batch.map((o) => {
-      const changed = previous.get(o.seriesId) !== o.state;
-      previous.set(o.seriesId, o.state);
-      return { ...o, ts: o.ts.getTime(), softCount: 1, changed };
-    });
+    const records = evaluationRecords(batch, previous);
     const t0 = performance.now();
-    const client = await db.pool.connect();
-    try {
-      await writeEvaluations(client, records);
-    } finally {
-      client.release();
-    }
-    const t1 = performance.now();
-    alertsOpened += (await applyEvaluations(db, organizationId, batch)).opened;
-    writeEvaluationsMs += t1 - t0;
-    applyEvaluationsMs += performance.now() - t1;
+    alertsOpened += (await applyEvaluations(db, organizationId, batch, { records })).opened;
+    applyEvaluationsMs += performance.now() - t0;
   }
-  return { results: outcomes.length, series: keys.length, alertsOpened, writeEvaluationsMs, applyEvaluationsMs };
+  return { results: outcomes.length, series: keys.length, alertsOpened, applyEvaluationsMs };
 }

@@ -1,12 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { type Database, deployDraft, ensureSeries, importConfiguration, insertPoints } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { mergeConfiguration } from "@tidemark/db/configuration";
+import { deployDraft } from "@tidemark/db/fleet";
+import { ensureSeries, insertPoints } from "@tidemark/db/metrics";
+import { testPrisma } from "@tidemark/db/testing";
 import type { Configuration } from "@tidemark/model";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 
 export async function benchOrganization(db: Database): Promise<string> {
   const suffix = randomUUID().slice(0, 8);
-  const org = await db.prisma.organization.create({ data: { slug: `bench-${suffix}`, name: `Bench ${suffix}` } });
+  const org = await testPrisma(db).organization.create({ data: { slug: `bench-${suffix}`, name: `Bench ${suffix}` } });
   return org.id;
+}
+
+/** Who benches' writes are audited as: the system, named "bench" (bench organisations have no members). */
+export function benchActor(organizationId: string) {
+  return { organizationId, userId: null, kind: "system" as const, name: "bench" };
 }
 
 export function expressionPolicy(source: string, calcMethod: ">" | "<" | "=", warning: number, critical: number): ThresholdPolicy {
@@ -30,7 +39,7 @@ export function expressionPolicy(source: string, calcMethod: ">" | "<" | "=", wa
 
 /** Imports and deploys (the worker evaluates the deployed version). */
 export async function importBench(db: Database, organizationId: string, configuration: Configuration): Promise<void> {
-  await importConfiguration(db, organizationId, configuration);
+  await mergeConfiguration(db, benchActor(organizationId), configuration);
   await deployDraft(db, { organizationId, createdBy: null, message: "bench" });
 }
 

@@ -2,7 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { hashToken } from "@tidemark/auth";
-import { configurationOverview, connectDatabase, countBoardStates, type Database, findSession, listItems, queueDepth } from "@tidemark/db";
+import { connectDatabase, type Database } from "@tidemark/db/client";
+import { configurationOverview, listItemsWithLastValues } from "@tidemark/db/configuration";
+import { queueDepth } from "@tidemark/db/evaluation";
+import { countBoardStates } from "@tidemark/db/metrics";
+import { findSession } from "@tidemark/db/organizations";
 import { DEMO_USER } from "@tidemark/db/seed";
 import superjson from "superjson";
 import { trpcResponse } from "../../apps/web/src/server/trpc-response.ts";
@@ -220,7 +224,7 @@ export const scenario: BenchScenario = {
 
       const rawDatabase = {
         note: `the procedures' own queries from ${USERS} concurrent callers through a pool of ${WEB_POOL_SIZE} connections, as the web server's: no HTTP, session, tRPC`,
-        list: await rawLoad(SECONDS, USERS, () => listItems(rawDb, organizationId, { limit: 50 })),
+        list: await rawLoad(SECONDS, USERS, () => listItemsWithLastValues(rawDb, organizationId, { limit: 50 })),
         overview: await rawLoad(SECONDS, USERS, () =>
           Promise.all([configurationOverview(rawDb, organizationId), countBoardStates(rawDb, organizationId)]),
         ),
@@ -238,7 +242,7 @@ export const scenario: BenchScenario = {
       const perRequestCpu = {
         note: "CPU ms per call from one caller in the bench process: the query alone, then the /api/trpc handler (session, tRPC, serialisation) around it; webServer is the HTTP figure above (Next.js and HTTP on top)",
         list: {
-          query: await sequentialCost(SECONDS / 3, () => listItems(rawDb, organizationId, { limit: 50 })),
+          query: await sequentialCost(SECONDS / 3, () => listItemsWithLastValues(rawDb, organizationId, { limit: 50 })),
           handler: await profiled("api-list-handler", () => sequentialCost(SECONDS / 3, handlerCall(procedures.list!))),
           webServer: concurrent.list?.webServerCpuMsPerRequest ?? null,
         },

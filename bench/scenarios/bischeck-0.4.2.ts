@@ -1,11 +1,18 @@
-import { type Database, ingestBatch, insertPoints, loadCalculationServices } from "@tidemark/db";
-import { CalculationScheduler } from "../../apps/worker/src/calculations.ts";
+import type { Database } from "@tidemark/db/client";
+import { loadCalculationServices } from "@tidemark/db/evaluation";
+import { ingestBatch, insertPoints } from "@tidemark/db/metrics";
+import { queryRows } from "@tidemark/db/testing";
 import { alertingEvaluator } from "../../apps/worker/src/alerting-evaluator.ts";
+import { CalculationScheduler } from "../../apps/worker/src/calculations.ts";
 import { drainQueue } from "../../apps/worker/src/evaluator.ts";
-import { phaseMeter } from "../lib/evaluation-phases.ts";
 import { OrganizationCache } from "../../apps/worker/src/organization-cache.ts";
 import { OrganizationWindows } from "../../apps/worker/src/series-window.ts";
-import { BISCHECK_042_INTERVAL_MS as INTERVAL_MS, bischeck042Configuration as configuration, randKeys as randKeysOf } from "../lib/bischeck-042.ts";
+import {
+  bischeck042Configuration as configuration,
+  BISCHECK_042_INTERVAL_MS as INTERVAL_MS,
+  randKeys as randKeysOf,
+} from "../lib/bischeck-042.ts";
+import { phaseMeter } from "../lib/evaluation-phases.ts";
 import { benchOrganization, importBench, prefill } from "../lib/fixtures.ts";
 import { profiled } from "../lib/profile.ts";
 import { cpuMs, summarize } from "../lib/stats.ts";
@@ -74,7 +81,8 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
   await profiled(`bischeck-0.4.2-${n}-${db.info.kind}`, async () => {
     for (let c = 1; c <= cycles; c++) await runCycle(c);
   });
-  const { rows } = await db.pool.query(
+  const rows = await queryRows(
+    db,
     `SELECT count(*)::int AS n FROM state_changes c JOIN series s ON s.id = c.series_id WHERE s.organization_id = $1`,
     [org],
   );
@@ -83,7 +91,7 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
 
   // The raw limit in the same run: the same number of points written straight into the table.
   const rawPoints = Array.from({ length: 2 * n }, (_, i) => ({ seriesId: -1, ts: new Date(start + i), value: i }));
-  const { rows: probe } = await db.pool.query(`SELECT id FROM series WHERE organization_id = $1 LIMIT 1`, [org]);
+  const probe = await queryRows(db, `SELECT id FROM series WHERE organization_id = $1 LIMIT 1`, [org]);
   for (const p of rawPoints) p.seriesId = probe[0].id;
   const raw = await cpuMs(() => insertPoints(db, rawPoints));
 

@@ -1,4 +1,5 @@
-import { ingestBatch } from "@tidemark/db";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { execute, queryRows } from "@tidemark/db/testing";
 import type { Configuration } from "@tidemark/model";
 import { evaluateThreshold } from "@tidemark/thresholds";
 import { alertingEvaluator } from "../../apps/worker/src/alerting-evaluator.ts";
@@ -93,11 +94,11 @@ export const scenario: BenchScenario = {
     const processCpuMs = (cpu.user + cpu.system) / 1000;
 
     // The raw limit in the same run: one indexed nearest-to-a-time lookup.
-    const { rows: ids } = await db.pool.query(`SELECT id FROM series WHERE organization_id = $1 ORDER BY id LIMIT 1`, [org]);
+    const ids = await queryRows(db, `SELECT id FROM series WHERE organization_id = $1 ORDER BY id LIMIT 1`, [org]);
     const lookupMs: number[] = [];
     for (let i = 0; i < 300; i++) {
       const t0 = performance.now();
-      await db.pool.query(`SELECT value FROM metric_points WHERE series_id = $1 AND ts <= $2 ORDER BY ts DESC LIMIT 1`, [
+      await execute(db, `SELECT value FROM metric_points WHERE series_id = $1 AND ts <= $2 ORDER BY ts DESC LIMIT 1`, [
         ids[0].id,
         new Date(start - (i % 180) * 60_000),
       ]);

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
-import { type Database, ensureSeries, insertPoints } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { ensureSeries } from "@tidemark/db/metrics";
+import { queryRows, testPrisma, writePointsRaw } from "@tidemark/db/testing";
 import type { Configuration } from "@tidemark/model";
-import { from as copyFrom } from "pg-copy-streams";
 import { ensureWebBuild } from "../../scripts/lib/build.ts";
 import { bin, REPO_ROOT } from "../../scripts/lib/paths.ts";
 import { freePort } from "../../scripts/lib/ports.ts";
@@ -66,27 +67,7 @@ async function rawWrite(db: Database, seriesIds: number[], points: number, t0: n
     value: i,
   }));
   const start = performance.now();
-  if (db.info.embedded) {
-    for (let i = 0; i < rows.length; i += BATCH) await insertPoints(db, rows.slice(i, i + BATCH));
-  } else {
-    const client = await db.pool.connect();
-    try {
-      for (let i = 0; i < rows.length; i += BATCH) {
-        const stream = client.query(copyFrom("COPY metric_points (series_id, ts, value) FROM STDIN"));
-        const text = rows
-          .slice(i, i + BATCH)
-          .map((r) => `${r.seriesId}\t${r.ts.toISOString()}\t${r.value}\n`)
-          .join("");
-        await new Promise<void>((resolve, reject) => {
-          stream.on("finish", resolve);
-          stream.on("error", reject);
-          stream.end(text);
-        });
-      }
-    } finally {
-      client.release();
-    }
-  }
+  await writePointsRaw(db, rows, BATCH);
   return rows.length / ((performance.now() - start) / 1000);
 }
 
@@ -98,7 +79,7 @@ export const scenario: BenchScenario = {
     const org = await benchOrganization(db);
     await importBench(db, org, configuration());
     const token = `tm_agent_${randomBytes(32).toString("base64url")}`;
-    await db.prisma.agent.create({
+    await testPrisma(db).agent.create({
       data: {
         organizationId: org,
         name: "bench",
@@ -177,7 +158,8 @@ export const scenario: BenchScenario = {
         });
         log(`ingest round ${round + 1}: ${Math.round(endToEnd)} points/s end to end, raw ${Math.round(raw)} points/s`);
       }
-      const { rows } = await db.pool.query(
+      const rows = await queryRows(
+        db,
         `SELECT count(*)::int AS n FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 AND p.ts >= $2 AND s.key NOT LIKE 'raw-%'`,
         [org, new Date(t0)],
       );

@@ -1,6 +1,10 @@
-import { type Database, ensureSeries, importConfiguration, insertPoints, previewItem, refreshAggregates } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { mergeConfiguration } from "@tidemark/db/configuration";
+import { ensureSeries, insertPoints, previewItem, refreshAggregates } from "@tidemark/db/metrics";
 import { prng } from "@tidemark/db/seed";
+import { testPrisma } from "@tidemark/db/testing";
 import type { HourEntry, ThresholdPolicy } from "@tidemark/thresholds";
+import { benchActor } from "../lib/fixtures.ts";
 import type { BenchScenario } from "../scenario.ts";
 
 /**
@@ -39,7 +43,7 @@ const LAST_WEEK = policy(
 );
 
 async function seed(db: Database, now: number) {
-  const organization = await db.prisma.organization.create({ data: { slug: `bench-preview-${now}`, name: "Preview bench" } });
+  const organization = await testPrisma(db).organization.create({ data: { slug: `bench-preview-${now}`, name: "Preview bench" } });
   const item = (name: string, p: ThresholdPolicy) => ({
     name,
     description: "",
@@ -49,7 +53,7 @@ async function seed(db: Database, now: number) {
     cacheMaxCount: null,
     policy: p,
   });
-  await importConfiguration(db, organization.id, {
+  await mergeConfiguration(db, benchActor(organization.id), {
     hosts: [
       {
         name: "bench",
@@ -82,7 +86,7 @@ async function seed(db: Database, now: number) {
   await insertPoints(db, points);
   const insertMs = performance.now() - t0;
   await refreshAggregates(db);
-  const items = await db.prisma.serviceItem.findMany({ where: { organizationId: organization.id }, select: { id: true, name: true } });
+  const items = await testPrisma(db).serviceItem.findMany({ where: { organizationId: organization.id }, select: { id: true, name: true } });
   return { organizationId: organization.id, items: new Map(items.map((i) => [i.name, i.id])), points: points.length, insertMs };
 }
 

@@ -1,4 +1,7 @@
-import { type Database, EVALUATION_SHARDS, ingestBatch } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { EVALUATION_SHARDS } from "@tidemark/db/evaluation";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { execute, queryRows } from "@tidemark/db/testing";
 import type { Configuration } from "@tidemark/model";
 import { sleep } from "../../apps/agent/bench/loopback.ts";
 import { benchOrganization, expressionPolicy, importBench, oneItemPerHost } from "../lib/fixtures.ts";
@@ -34,12 +37,13 @@ function configuration(n: number): Configuration {
 }
 
 async function queued(db: Database, org: string): Promise<number> {
-  const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM evaluation_queue WHERE organization_id = $1`, [org]);
+  const rows = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM evaluation_queue WHERE organization_id = $1`, [org]);
   return rows[0]!.n;
 }
 
 async function workerConnections(db: Database): Promise<number> {
-  const { rows } = await db.pool.query<{ n: number }>(
+  const rows = await queryRows<{ n: number }>(
+    db,
     `SELECT count(DISTINCT pid)::int AS n FROM pg_stat_activity WHERE application_name = 'tidemark-worker' AND datname = current_database()`,
   );
   return rows[0]!.n;
@@ -64,7 +68,7 @@ async function runWith(db: Database, workers: number, n: number, cycles: number,
     }
   }
   // Held back until every worker is up: their start-up (tsx compiling) is not the measurement.
-  await db.pool.query(`UPDATE evaluation_queue SET claimed_until = 'infinity' WHERE organization_id = $1`, [org]);
+  await execute(db, `UPDATE evaluation_queue SET claimed_until = 'infinity' WHERE organization_id = $1`, [org]);
   const started = await Promise.all(Array.from({ length: workers }, () => spawnWorker(db.url)));
   try {
     for (let waited = 0; (await workerConnections(db)) < workers; waited += 200) {
@@ -73,7 +77,7 @@ async function runWith(db: Database, workers: number, n: number, cycles: number,
     }
     await sleep(1000);
     const t0 = performance.now();
-    await db.pool.query(`UPDATE evaluation_queue SET claimed_until = NULL WHERE organization_id = $1`, [org]);
+    await execute(db, `UPDATE evaluation_queue SET claimed_until = NULL WHERE organization_id = $1`, [org]);
     while ((await queued(db, org)) > 0) await sleep(50);
     const seconds = (performance.now() - t0) / 1000;
     const points = n * cycles;
@@ -82,7 +86,7 @@ async function runWith(db: Database, workers: number, n: number, cycles: number,
     return figures;
   } finally {
     await Promise.all(started.map(stopWorker));
-    await db.pool.query(`DELETE FROM organizations WHERE id = $1`, [org]);
+    await execute(db, `DELETE FROM organizations WHERE id = $1`, [org]);
   }
 }
 

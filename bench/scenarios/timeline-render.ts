@@ -1,7 +1,7 @@
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { hashPassword, issueToken } from "@tidemark/auth";
-import { createSession, createUser } from "@tidemark/db";
+import { createSession, createUser } from "@tidemark/db/organizations";
 import { ALERT_LIST_RENDERED_MARK, TIMELINE_DRAWN_MARK } from "../../apps/web/src/components/alerts/render-marks.ts";
 import { ensureWebBuild } from "../../scripts/lib/build.ts";
 import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from "../../scripts/lib/chromium.ts";

@@ -1,5 +1,5 @@
 import { encodeTimeline } from "@tidemark/alerts";
-import { alertTimeline, type TimelineFilters } from "@tidemark/db";
+import { alertTimeline, type TimelineFilters } from "@tidemark/db/alerts";
 import { layoutTimeline } from "../../apps/web/src/components/alerts/timeline-layout.ts";
 import { HISTORY_DAYS, seedAlertHistory } from "../lib/alert-history.ts";
 import { benchOrganization } from "../lib/fixtures.ts";
@@ -61,7 +61,6 @@ export const scenario: BenchScenario = {
       lanes: timeline.lanes.length,
       stateChanges: timeline.changes.length,
       applyEvaluationsResultsPerSecond: Math.round(history.results / (history.applyEvaluationsMs / 1000)),
-      writeEvaluationsResultsPerSecond: Math.round(history.results / (history.writeEvaluationsMs / 1000)),
       timelineQueryMsMedian: round(median(queryMs)),
       timelineSerializeMs: round(serializeMs),
       timelinePayloadKb: Math.round(payload.length / 1024),

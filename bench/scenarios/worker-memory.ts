@@ -2,7 +2,10 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Database, ingestBatch, queueDepth } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { queueDepth } from "@tidemark/db/evaluation";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { execute, queryRows } from "@tidemark/db/testing";
 import { memoryMb, sleep } from "../../apps/agent/bench/loopback.ts";
 import { REPO_ROOT } from "../../scripts/lib/paths.ts";
 import { bischeck042Configuration, BISCHECK_042_INTERVAL_MS as INTERVAL_MS, randKeys } from "../lib/bischeck-042.ts";
@@ -72,7 +75,8 @@ function readLines(file: string): string[] {
 
 /** Both the random checks and the calculated items of the cycle starting at `t` are stored, and nothing is queued. */
 async function cycleEvaluated(db: Database, org: string, n: number, t: number): Promise<boolean> {
-  const { rows } = await db.pool.query<{ n: number }>(
+  const rows = await queryRows<{ n: number }>(
+    db,
     `SELECT count(*)::int AS n FROM metric_points p JOIN series s ON s.id = p.series_id
       WHERE s.organization_id = $1 AND p.ts >= $2 AND p.ts < $3`,
     [org, new Date(t), new Date(t + INTERVAL_MS)],
@@ -135,7 +139,7 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
   } finally {
     await stopWorker(worker);
     // Leave the next size an empty database: the worker of the next size must not evaluate this one.
-    await db.pool.query(`DELETE FROM organizations WHERE id = $1`, [org]);
+    await execute(db, `DELETE FROM organizations WHERE id = $1`, [org]);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Real alerts for the browser tests, made the way the worker makes them: state changes written
- * with writeEvaluations, then the results handed to applyEvaluations. Run with tsx (the db layer
+ * Real alerts for the browser tests, written the way the worker writes a batch: states, state
+ * changes and alerts in one statement (applyEvaluations with the records). Run with tsx (the db layer
  * is TypeScript with the generated Prisma client); prints what it created as JSON, with the
  * moment each series' alert opened. The hosts get a per-run prefix, so that runs never see each
  * other's alerts. The db01 series is also a configured service item, so its alert links to the
@@ -8,7 +8,12 @@
  */
 import type { EvaluationOutcome } from "@tidemark/alerts";
 import { hardOutcome } from "@tidemark/alerts/testing";
-import { applyEvaluations, connectDatabase, ensureSeries, mergeConfiguration, writeEvaluations } from "@tidemark/db";
+import { applyEvaluations } from "@tidemark/db/alerts";
+import { connectDatabase } from "@tidemark/db/client";
+import { mergeConfiguration } from "@tidemark/db/configuration";
+import { ensureSeries } from "@tidemark/db/metrics";
+import { findOrganizationBySlug, oldestMember } from "@tidemark/db/organizations";
+import { evaluationRecords } from "@tidemark/db/testing";
 import type { State } from "@tidemark/thresholds";
 
 const url = process.env.DATABASE_URL;
@@ -20,7 +25,8 @@ const LETTERS: Record<string, State> = { O: "OK", W: "WARNING", C: "CRITICAL" };
 
 const db = await connectDatabase(url, { max: 2, applicationName: "tidemark-e2e-seed" });
 try {
-  const org = await db.prisma.organization.findUniqueOrThrow({ where: { slug: "acme" } });
+  const org = await findOrganizationBySlug(db, "acme");
+  if (!org) throw new Error("no demo organisation (acme)");
   const plan = [
     // Opened as WARNING 50 minutes ago, CRITICAL since minute 3: still open.
     { key: `${prefix}web01-http-latency`, start: Date.now() - 50 * MINUTE, script: "OWWWCCCCCC" },
@@ -37,62 +43,47 @@ try {
   const outcomes: EvaluationOutcome[] = plan.flatMap((p) =>
     [...p.script].map((ch, i) => hardOutcome(ids.get(p.key) as number, p.key, p.start + i * MINUTE, LETTERS[ch] as State)),
   );
-  const client = await db.pool.connect();
-  try {
-    await client.query("BEGIN");
-    await writeEvaluations(
-      client,
-      outcomes.map((o, i) => ({
-        ...o,
-        ts: o.ts.getTime(),
-        softCount: 1,
-        changed: i === 0 || outcomes[i - 1]?.seriesId !== o.seriesId || outcomes[i - 1]?.state !== o.state,
-      })),
-    );
-    const summary = await applyEvaluations(client, org.id, outcomes);
-    await client.query("COMMIT");
-    const admin = await db.prisma.membership.findFirstOrThrow({ where: { organizationId: org.id, role: "admin" } });
-    await mergeConfiguration(
-      db,
-      { organizationId: org.id, userId: admin.userId },
-      {
-        hosts: [
-          {
-            name: `${prefix}db01`,
-            alias: null,
-            description: "",
-            services: [
-              {
-                name: "pg",
-                description: "",
-                schedules: ["1M"],
-                url: "shell://localhost",
-                sendServiceData: true,
-                items: [
-                  {
-                    name: "lag",
-                    description: "",
-                    execStatement: "check_pg_lag",
-                    thresholdClass: null,
-                    serviceItemClass: null,
-                    cacheMaxCount: null,
-                    policy: null,
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    );
-    // The first non-OK result opens the alert.
-    const opened = Object.fromEntries(
-      plan.map((p) => [p.key, new Date(p.start + [...p.script].findIndex((ch) => ch !== "O") * MINUTE).toISOString()]),
-    );
-    process.stdout.write(`${JSON.stringify({ keys: plan.map((p) => p.key), opened, summary })}\n`);
-  } finally {
-    client.release();
-  }
+  const summary = await applyEvaluations(db, org.id, outcomes, { records: evaluationRecords(outcomes) });
+  const admin = await oldestMember(db, org.id, { roles: ["admin"] });
+  if (!admin) throw new Error("the demo organisation has no admin");
+  await mergeConfiguration(
+    db,
+    { organizationId: org.id, userId: admin.userId },
+    {
+      hosts: [
+        {
+          name: `${prefix}db01`,
+          alias: null,
+          description: "",
+          services: [
+            {
+              name: "pg",
+              description: "",
+              schedules: ["1M"],
+              url: "shell://localhost",
+              sendServiceData: true,
+              items: [
+                {
+                  name: "lag",
+                  description: "",
+                  execStatement: "check_pg_lag",
+                  thresholdClass: null,
+                  serviceItemClass: null,
+                  cacheMaxCount: null,
+                  policy: null,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  );
+  // The first non-OK result opens the alert.
+  const opened = Object.fromEntries(
+    plan.map((p) => [p.key, new Date(p.start + [...p.script].findIndex((ch) => ch !== "O") * MINUTE).toISOString()]),
+  );
+  process.stdout.write(`${JSON.stringify({ keys: plan.map((p) => p.key), opened, summary })}\n`);
 } finally {
   await db.close();
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
-import { connectDatabase, type Database, explainConnectionError, MigrationError, migrate, type MigrationResult } from "@tidemark/db";
-import { MIGRATIONS_DIR } from "@tidemark/db/paths";
+import { connectDatabase, type Database, explainConnectionError } from "@tidemark/db/client";
+import { MigrationError, type MigrationResult, migrateDatabase } from "@tidemark/db/migrate";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "@tidemark/embedded-pg";
 
 export interface PreparedDatabase {
@@ -28,13 +28,8 @@ export async function prepareDatabase(opts: {
   }
   try {
     const db = await connectDatabase(url, { max: 5, applicationName: "tidemark-start" });
-    const client = await db.pool.connect();
-    try {
-      const migration = await migrate(client, MIGRATIONS_DIR);
-      return { url, embedded, db, migration };
-    } finally {
-      client.release();
-    }
+    const migration = await migrateDatabase(db);
+    return { url, embedded, db, migration };
   } catch (error) {
     await embedded?.stop();
     // A PostgreSQL error (permissions, missing database…) becomes one sentence with what to do.

@@ -1,7 +1,10 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { issueToken } from "@tidemark/auth";
-import { assignServices, type Database, deployDraft, deploymentChange, provisionAgent, systemActor } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { hostIdsByPrefix } from "@tidemark/db/configuration";
+import { agentExists, assignServices, deployDraft, deploymentChange, provisionAgent } from "@tidemark/db/fleet";
+import { findOrganizationBySlug, oldestMember, systemActor } from "@tidemark/db/organizations";
 
 /**
  * `npm start`'s demo agents: two agents of the demo organisation that take over its synthetic
@@ -34,12 +37,9 @@ export async function provisionDemoFleet(
   db: Database,
   opts: { dataDir: string; organizationSlug: string },
 ): Promise<DemoAgentToken[] | null> {
-  const organization = await db.prisma.organization.findUnique({ where: { slug: opts.organizationSlug } });
+  const organization = await findOrganizationBySlug(db, opts.organizationSlug);
   if (!organization) return null;
-  const owner = await db.prisma.membership.findFirst({
-    where: { organizationId: organization.id, role: "admin" },
-    orderBy: { createdAt: "asc" },
-  });
+  const owner = await oldestMember(db, organization.id, { roles: ["admin"] });
   // What npm start does here is the system's doing, not the owner's.
   const by = "npm start (the demo agents)";
   const system = systemActor(organization.id, by);
@@ -48,19 +48,15 @@ export async function provisionDemoFleet(
   const tokens: DemoAgentToken[] = [];
   let assigned = 0;
   for (const agent of DEMO_AGENTS) {
-    const existed = (await db.prisma.agent.count({ where: { organizationId: organization.id, name: agent.name } })) > 0;
+    const existed = await agentExists(db, organization.id, agent.name);
     const token = tokenOf(dir, agent.name);
     const agentId = await provisionAgent(db, organization.id, agent.name, token, by);
     if (agentId === null) continue;
     tokens.push({ name: agent.name, token });
     // Only when the agent is new: what people reassigned since is theirs.
     if (existed || !owner) continue;
-    const hosts = await db.prisma.host.findMany({
-      where: { organizationId: organization.id, OR: agent.hostPrefixes.map((prefix) => ({ name: { startsWith: prefix } })) },
-      select: { id: true },
-    });
-    for (const host of hosts) {
-      assigned += (await assignServices(db, system, agentId, { hostId: host.id })).assigned;
+    for (const hostId of await hostIdsByPrefix(db, organization.id, agent.hostPrefixes)) {
+      assigned += (await assignServices(db, system, agentId, { hostId })).assigned;
     }
   }
   if (assigned > 0) {

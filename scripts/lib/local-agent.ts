@@ -1,7 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { issueToken } from "@tidemark/auth";
-import { type Database, ensureAgentChecks, provisionAgent } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { ensureAgentChecks, provisionAgent } from "@tidemark/db/fleet";
+import { findOrganizationBySlug } from "@tidemark/db/organizations";
 
 const PLUGINS = "/usr/lib/nagios/plugins";
 
@@ -16,7 +18,7 @@ export async function provisionLocalAgent(
   db: Database,
   opts: { dataDir: string; organizationSlug: string; webPort: number },
 ): Promise<Record<string, string> | null> {
-  const organization = await db.prisma.organization.findUnique({ where: { slug: opts.organizationSlug } });
+  const organization = await findOrganizationBySlug(db, opts.organizationSlug);
   if (!organization) return null;
   const tokenFile = path.join(opts.dataDir, "agent-token");
   mkdirSync(opts.dataDir, { recursive: true });

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Database, revokeAgent } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { revokeAgent } from "@tidemark/db/fleet";
+import { createTestOrg, testDatabase, testPrisma } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../packages/db/test/helpers.ts";
 import { provisionLocalAgent } from "../lib/local-agent.ts";
 
 let db: Database;
@@ -24,15 +25,15 @@ describe("npm start's local agent", () => {
     expect(env?.TIDEMARK_AGENT_TOKEN).toMatch(/^tm_agent/);
     expect(await provisionLocalAgent(db, opts)).toEqual(env);
     // Created once, by the system (npm start), as the audit log says; starting again changes nothing.
-    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId: organization.id, targetType: "agent" } });
+    const audit = await testPrisma(db).auditEntry.findMany({ where: { organizationId: organization.id, targetType: "agent" } });
     expect(audit.map((e) => [e.action, e.actorKind, e.actorName, e.actorUserId])).toEqual([
       ["agent.create", "system", "npm start (the local agent)", null],
     ]);
 
-    const agent = await db.prisma.agent.findFirstOrThrow({ where: { organizationId: organization.id, name: "local" } });
+    const agent = await testPrisma(db).agent.findFirstOrThrow({ where: { organizationId: organization.id, name: "local" } });
     expect(await revokeAgent(db, organization.id, agent.id)).toBe(true);
     expect(await provisionLocalAgent(db, opts)).toBeNull();
-    const after = await db.prisma.agent.findUniqueOrThrow({ where: { id: agent.id } });
+    const after = await testPrisma(db).agent.findUniqueOrThrow({ where: { id: agent.id } });
     expect(after.revokedAt).not.toBeNull();
     expect(after.tokenHash).toBe(agent.tokenHash);
   });

@@ -1,7 +1,8 @@
 import { agentConfigResponse, agentStatusResponse } from "@tidemark/api/http";
-import { type Database, ensureAgentChecks } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { ensureAgentChecks } from "@tidemark/db/fleet";
+import { testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabase } from "../../../packages/db/test/helpers.ts";
 import { signedInCaller } from "./harness.ts";
 
 let db: Database;

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Database, ensureAgentChecks } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { ensureAgentChecks } from "@tidemark/db/fleet";
+import { queryRows, testDatabase, testPrisma } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabase } from "../../../packages/db/test/helpers.ts";
 import { AgentProcess, LoopbackServer, signedInCaller, waitFor } from "./harness.ts";
 import { PLUGINS, requireMonitoringPlugins } from "./plugins.ts";
 
@@ -43,7 +44,8 @@ const tcpCheck = (port: number) => ({
 const dummyCheck = { name: "dummy", description: "", execStatement: `${PLUGINS}/check_dummy 1 "a warning"` };
 
 async function pointsOf(organizationId: string, key: string): Promise<number> {
-  const { rows } = await db.pool.query<{ n: number }>(
+  const rows = await queryRows<{ n: number }>(
+    db,
     `SELECT count(*)::int AS n FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 AND s.key = $2`,
     [organizationId, key],
   );
@@ -111,7 +113,7 @@ describe("deploying to real agent processes on loopback", () => {
       [2, null, 1],
       [1, null, 1],
     ]);
-    const audit = await db.prisma.auditEntry.findMany({
+    const audit = await testPrisma(db).auditEntry.findMany({
       where: { organizationId: organization.id, targetType: "deployment" },
       orderBy: { createdAt: "asc" },
     });
@@ -163,7 +165,7 @@ describe("deploying to real agent processes on loopback", () => {
     expect(failed.error).toMatch(/after:elsewhere-svc names no check of this agent/);
     expect((await process.health()).configVersion).toBe(1);
     // The agent's reports changed the deployments' state: the audit log says the agent did.
-    const reports = await db.prisma.auditEntry.findMany({
+    const reports = await testPrisma(db).auditEntry.findMany({
       where: { organizationId: organization.id, action: { in: ["deployment.applied", "deployment.failed"] } },
       orderBy: { id: "asc" },
     });

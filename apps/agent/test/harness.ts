@@ -3,9 +3,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createCaller } from "@tidemark/api";
 import { agentConfigResponse, agentStatusResponse } from "@tidemark/api/http";
-import { authenticateAgent, bearerToken, type Database, findSession, ingestBatch } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { authenticateAgent, bearerToken } from "@tidemark/db/fleet";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { findSession } from "@tidemark/db/organizations";
+import { createTestOrg, testPrisma } from "@tidemark/db/testing";
 import { ingestBatchSchema } from "@tidemark/protocol";
-import { createTestOrg } from "../../../packages/db/test/helpers.ts";
 import { RouteServer } from "../../../scripts/lib/route-server.ts";
 import { AGENT_NODE_OPTIONS } from "../src/node-options.ts";
 
@@ -103,7 +106,7 @@ export class AgentProcess {
 export async function signedInCaller(db: Database, role: "editor" | "admin" = "admin") {
   const { organization, user } = await createTestOrg(db, role);
   const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({
+  await testPrisma(db).session.create({
     data: { tokenHash, userId: user.id, activeOrganizationId: organization.id, expiresAt: new Date(Date.now() + 3_600_000) },
   });
   const session = await findSession(db, tokenHash);

@@ -1,5 +1,7 @@
 import type { EvaluationOutcome } from "@tidemark/alerts";
-import { type Database, type EvaluationRecord, planAlerts } from "@tidemark/db";
+import { planAlerts } from "@tidemark/db/alerts";
+import type { Database } from "@tidemark/db/client";
+import type { EvaluationRecord } from "@tidemark/db/evaluation";
 import { Evaluator, type EvaluatorOptions } from "./evaluator.ts";
 import type { OrganizationCache } from "./organization-cache.ts";
 import type { OrganizationWindows } from "./series-window.ts";

@@ -1,14 +1,14 @@
+import { checkId } from "@tidemark/config-render";
+import type { Database } from "@tidemark/db/client";
 import {
   type CalculationService,
   claimCalculationRuns,
-  type Database,
   type DueRun,
   finishCalculationRuns,
-  ingestBatch,
   latestServiceResults,
   loadCalculationServices,
-} from "@tidemark/db";
-import { checkId } from "@tidemark/config-render";
+} from "@tidemark/db/evaluation";
+import { ingestBatch } from "@tidemark/db/metrics";
 import { evaluate } from "@tidemark/expr";
 import type { CheckResult } from "@tidemark/protocol";
 import { sourceNeeds } from "./history-needs.ts";
@@ -84,7 +84,10 @@ export class CalculationScheduler {
         const leader = serviceKey(entry.service.organizationId, schedule.service);
         followers.set(leader, [...(followers.get(leader) ?? []), entry]);
         if (!calculations.has(leader))
-          agentLeaders.set(leader, this.agentLeaders.get(leader) ?? { organizationId: entry.service.organizationId, service: schedule.service, lastResult: null });
+          agentLeaders.set(
+            leader,
+            this.agentLeaders.get(leader) ?? { organizationId: entry.service.organizationId, service: schedule.service, lastResult: null },
+          );
       }
     }
     this.followers = followers;
@@ -201,12 +204,7 @@ export class CalculationScheduler {
     const reads = new Set<string>();
     for (const { service } of runs) for (const item of service.items) for (const key of this.itemReads(service, item)) reads.add(key);
     const window = this.windows.of(organizationId);
-    const client = await this.db.pool.connect();
-    try {
-      await refreshWindow(client, window, config, reads, new Map());
-    } finally {
-      client.release();
-    }
+    await refreshWindow(this.db, window, config, reads, new Map());
     const results: CheckResult[] = [];
     for (const { service, dueMs } of runs) {
       for (const item of service.items) {

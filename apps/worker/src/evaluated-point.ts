@@ -1,5 +1,5 @@
 import { pluginExplanation } from "@tidemark/alerts";
-import type { EvaluationRecord } from "@tidemark/db";
+import type { EvaluationRecord } from "@tidemark/db/evaluation";
 import type { HardStateStep, ThresholdResult } from "@tidemark/thresholds";
 
 /**

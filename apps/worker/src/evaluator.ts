@@ -1,22 +1,20 @@
+import { type AlertMemoryLookup, itemState, PLUGIN_MAX_SOFT, pluginState, type SeriesAlertMemory, STALE_STATUS } from "@tidemark/alerts";
+import type { Database } from "@tidemark/db/client";
 import {
   addEvaluationWrites,
-  beginEvaluationClaimingWork,
-  type Database,
+  claimEvaluationWork,
   type DueShard,
-  deferEvaluationWork,
   dueShards,
   type EvaluationRecord,
   type ItemStateRow,
   loadItemStates,
   type QueuedPoint,
   shardOf,
-  WritePipeline,
+  type Transaction,
   WriteStatement,
-} from "@tidemark/db";
-import { type AlertMemoryLookup, itemState, PLUGIN_MAX_SOFT, pluginState, type SeriesAlertMemory, STALE_STATUS } from "@tidemark/alerts";
+} from "@tidemark/db/evaluation";
 import { MAX_FUTURE_SKEW_MS } from "@tidemark/protocol";
 import { evaluateThreshold, INITIAL_HARD_STATE, nextHardState } from "@tidemark/thresholds";
-import type pg from "pg";
 import { EvaluatedPoint } from "./evaluated-point.ts";
 import type { OrganizationCache, OrganizationConfig } from "./organization-cache.ts";
 import type { OrganizationWindows } from "./series-window.ts";
@@ -24,8 +22,8 @@ import { refreshWindow } from "./window-loader.ts";
 
 /** A batch evaluated and not yet written, as the hooks see it. */
 export interface EvaluatedBatch {
-  /** In the batch's transaction, for reads. */
-  client: pg.ClientBase;
+  /** The batch's transaction, for db's reads within it. */
+  client: Transaction;
   organizationId: string;
   records: EvaluationRecord[];
   config: OrganizationConfig;
@@ -128,37 +126,22 @@ export class Evaluator {
     const candidates = preferOwnShards(await dueShards(this.db), this.lastEvaluated);
     for (const { organizationId, shard } of candidates) {
       const config = await this.organizations.get(organizationId);
-      const client = await this.db.pool.connect();
-      try {
-        const result = await this.evaluateShard(client, organizationId, shard, config);
-        if (result) return result;
-      } finally {
-        client.release();
-      }
+      const result = await this.evaluateShard(organizationId, shard, config);
+      if (result) return result;
     }
     // Other workers hold every shard with due work: look again later rather than spin on their locks.
     return { points: 0, organizationId: null, shard: null, moreQueued: false };
   }
 
   /** Claims and evaluates a batch of the shard's work; null (nothing changed) when another worker holds the shard or it has none. */
-  private async evaluateShard(
-    client: pg.PoolClient,
-    organizationId: string,
-    shard: number,
-    config: OrganizationConfig,
-  ): Promise<BatchResult | null> {
+  private async evaluateShard(organizationId: string, shard: number, config: OrganizationConfig): Promise<BatchResult | null> {
     const memoryKey = shardKey(organizationId, shard);
-    let claimedIds: number[] = [];
-    let pipeline: WritePipeline | undefined;
+    this.mark = performance.now();
+    const work = await claimEvaluationWork(this.db, organizationId, shard, this.id, this.maxQueueRows);
+    this.lap("claim");
+    if (!work) return null;
     try {
-      this.mark = performance.now();
-      const work = await beginEvaluationClaimingWork(client, organizationId, shard, this.id, this.maxQueueRows);
-      this.lap("claim");
-      if (!work) {
-        await client.query("ROLLBACK");
-        return null;
-      }
-      claimedIds = work.ids;
+      const client = work.transaction;
       if (!work.evaluatedLastByThisWorker) this.lastEvaluated.delete(memoryKey);
       const known = this.rememberedFor(memoryKey, config, work.evaluatedLastByThisWorker);
       const states = await this.prepare(client, config, shard, work.points, known.bySeriesId, work.evaluatedLastByThisWorker);
@@ -169,7 +152,6 @@ export class Evaluator {
       };
       // The database writes slice k while this process evaluates slice k + 1: on two cores
       // neither waits for the other (each used to take about half of a batch's time).
-      pipeline = new WritePipeline(client);
       for (let start = 0; start === 0 || start < work.points.length; start += this.slicePoints) {
         const records = this.evaluateSlice(config, work.points.slice(start, start + this.slicePoints), states, known.bySeriesId);
         this.lap("evaluate");
@@ -179,26 +161,23 @@ export class Evaluator {
         const sliceAlerts = await this.hooks.beforeWrite?.({ client, organizationId, records, config, statement, alerts: alertsBefore });
         for (const [seriesId, memory] of sliceAlerts ?? []) alerts.set(seriesId, memory);
         this.lap("alerts");
-        pipeline.send(statement);
-        await pipeline.yieldToConnection();
+        work.send(statement);
+        await work.yieldToConnection();
       }
-      await pipeline.finish();
+      await work.flush();
       this.lap("write");
-      await client.query("COMMIT");
+      await work.commit();
       this.lap("commit");
       for (const [seriesId, state] of states) known.bySeriesId.set(seriesId, state);
       for (const [seriesId, memory] of alerts) known.alerts.set(seriesId, memory);
       this.lastEvaluated.add(memoryKey);
       return { points: work.points.length, organizationId, shard, moreQueued: work.moreQueued };
     } catch (error) {
-      // A statement may still be on the connection: the rollback goes after it.
-      await pipeline?.finish().catch(() => {});
-      await client.query("ROLLBACK").catch(() => {});
       // A COMMIT that failed in transit may still have happened: what is remembered can no longer
       // be trusted to match item_states, so the next batch reads them again.
       this.remembered.delete(memoryKey);
       this.lastEvaluated.delete(memoryKey);
-      if (claimedIds.length) await deferEvaluationWork(this.db, claimedIds);
+      await work.rollback();
       throw error;
     }
   }
@@ -226,7 +205,7 @@ export class Evaluator {
    * into, which the caller remembers once they are committed.
    */
   private async prepare(
-    client: pg.ClientBase,
+    client: Transaction,
     config: OrganizationConfig,
     shard: number,
     points: QueuedPoint[],
@@ -257,14 +236,7 @@ export class Evaluator {
       else if (this.readAcrossShards.delete(seriesId)) window.release(key);
     }
     this.lap("evaluate");
-    await refreshWindow(
-      client,
-      window,
-      config,
-      wanted,
-      firstInBatch,
-      (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard,
-    );
+    await refreshWindow(client, window, config, wanted, firstInBatch, (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard);
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
     this.lap("load");
     return loaded;
@@ -293,14 +265,15 @@ export class Evaluator {
       // A point older than the last evaluated one is stored but cannot rewind the state machine
       // (unless that one was stamped in the future).
       if (previous && point.ts <= previous.ts && previous.ts <= horizon) continue;
-      const result = item.policy && !stale
-        ? evaluateThreshold(item.policy, {
-            at: point.ts,
-            value: point.value,
-            // The item itself is the macros object: the same one every time, so resolved keys are cached.
-            context: { data: window, macros: item, unknownSeries: "null" },
-          })
-        : null;
+      const result =
+        item.policy && !stale
+          ? evaluateThreshold(item.policy, {
+              at: point.ts,
+              value: point.value,
+              // The item itself is the macros object: the same one every time, so resolved keys are cached.
+              context: { data: window, macros: item, unknownSeries: "null" },
+            })
+          : null;
       // Stale is UNKNOWN whatever the item's state source, and hard at once: the intervals without data were the wait.
       let state = stale ? "UNKNOWN" : itemState(item.stateSource, result?.state ?? null, plugin);
       // An item whose only state came from going stale is OK when data comes again.

@@ -1,11 +1,6 @@
-import {
-  agentSilentReason,
-  agentSilentSince,
-  itemFreshness,
-  STALE_STATUS,
-  staleReason,
-} from "@tidemark/alerts";
-import { type Database, loadFreshnessAgents, loadFreshnessItems, type MadeUpResult, queueMadeUpResults } from "@tidemark/db";
+import { agentSilentReason, agentSilentSince, itemFreshness, STALE_STATUS, staleReason } from "@tidemark/alerts";
+import type { Database } from "@tidemark/db/client";
+import { loadFreshnessAgents, loadFreshnessItems, type MadeUpResult, queueMadeUpResults } from "@tidemark/db/evaluation";
 import { type FireTimes, fireTimes, parseSchedule } from "@tidemark/schedule";
 
 /**
@@ -61,7 +56,12 @@ export class FreshnessWatch {
           status: STALE_STATUS,
           output: agentSilentReason(agent.name, agent.lastSeenAt!),
         });
-      } else if (agent.heartbeatState !== null && agent.heartbeatState !== "OK" && agent.lastSeenAt !== null && agent.lastSeenAt > (agent.heartbeatTs ?? 0)) {
+      } else if (
+        agent.heartbeatState !== null &&
+        agent.heartbeatState !== "OK" &&
+        agent.lastSeenAt !== null &&
+        agent.lastSeenAt > (agent.heartbeatTs ?? 0)
+      ) {
         results.push({
           organizationId: agent.organizationId,
           seriesId: agent.heartbeatSeriesId,

@@ -4,7 +4,9 @@
  * continuous aggregates and applies retention itself. Any number of workers can run against one
  * database; SIGTERM finishes the batch in hand and exits.
  */
-import { connectDatabase, databaseInfo, queueDepth, refreshAggregates } from "@tidemark/db";
+import { connectDatabase } from "@tidemark/db/client";
+import { queueDepth } from "@tidemark/db/evaluation";
+import { dropExpiredHistory, refreshAggregates } from "@tidemark/db/metrics";
 import { pino } from "pino";
 import { alertingEvaluator } from "./alerting-evaluator.ts";
 import { CalculationScheduler } from "./calculations.ts";
@@ -33,7 +35,7 @@ scheduler = new CalculationScheduler(db, organizations, new OrganizationWindows(
 const evaluator = alertingEvaluator(db, organizations, windows, { publicUrl: process.env.TIDEMARK_PUBLIC_URL });
 const freshness = new FreshnessWatch(db, (event, message) => log.info(event, message));
 const reportedPhaseMs = { ...evaluator.phaseMs };
-const info = await databaseInfo(db.pool);
+const info = db.info;
 let stopping = false;
 
 const server = await serveMetrics(metrics, Number(process.env.WORKER_METRICS_PORT ?? 0), () => ({
@@ -112,8 +114,7 @@ if (info.embedded && info.kind === "timescaledb") {
       await refreshAggregates(db, { from: new Date(to.getTime() - 3 * 3_600_000), to });
     }),
     every(86_400_000, "retention", async () => {
-      await db.pool.query(`SELECT drop_chunks('metric_points', older_than => INTERVAL '400 days')`);
-      await db.pool.query(`SELECT drop_chunks('state_changes', older_than => INTERVAL '800 days')`);
+      await dropExpiredHistory(db);
     }),
   );
 }

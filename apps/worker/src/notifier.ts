@@ -7,7 +7,8 @@ import {
   receiverRequest,
   retryDelayMs,
 } from "@tidemark/alerts";
-import { claimDueDeliveries, type Database, type DueDelivery, queueRepeats, recordDeliveryAttempt } from "@tidemark/db";
+import { claimDueDeliveries, type DueDelivery, queueRepeats, recordDeliveryAttempt } from "@tidemark/db/alerts";
+import type { Database } from "@tidemark/db/client";
 import {
   type DestinationPolicy,
   destinationPolicyFromEnv,

@@ -1,4 +1,5 @@
-import { configurationRevision, type Database, type EvaluatedItem, loadAgentHeartbeatItems, loadEvaluatedItems } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { configurationRevision, type EvaluatedItem, loadAgentHeartbeatItems, loadEvaluatedItems } from "@tidemark/db/evaluation";
 import { type HistoryNeeds, mergeNeed, policyNeeds, sourceNeeds } from "./history-needs.ts";
 
 /** What the evaluator knows about one organisation's configuration. */

@@ -1,5 +1,5 @@
-import { type HistoryRequest, loadRecentPoints } from "@tidemark/db";
-import type pg from "pg";
+import type { Database } from "@tidemark/db/client";
+import { type HistoryRequest, loadRecentPoints, type Transaction } from "@tidemark/db/evaluation";
 import type { OrganizationConfig } from "./organization-cache.ts";
 import { capacityFor, type SeriesWindow } from "./series-window.ts";
 
@@ -10,7 +10,7 @@ import { capacityFor, type SeriesWindow } from "./series-window.ts";
  * caller, so that `[0]` is always the point being evaluated.
  */
 export async function refreshWindow(
-  client: pg.ClientBase,
+  db: Database | Transaction,
   window: SeriesWindow,
   config: OrganizationConfig,
   keys: Iterable<string>,
@@ -34,7 +34,7 @@ export async function refreshWindow(
     const sinceMs = empty || !Number.isFinite(newest) ? 0 : newest;
     requests.push({ seriesId, sinceMs, limit: capacityFor(need), untilMs: untilBySeriesId.get(seriesId) ?? null });
   }
-  const loaded = await loadRecentPoints(client, requests);
+  const loaded = await loadRecentPoints(db, requests);
   for (const [seriesId, newestFirst] of loaded) {
     const key = keysById.get(seriesId)!;
     for (let i = newestFirst.length - 1; i >= 0; i--) window.append(key, newestFirst[i]!.ts, newestFirst[i]!.value);

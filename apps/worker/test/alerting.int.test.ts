@@ -1,6 +1,8 @@
-import { acknowledgeAlert, applyEvaluations, createWebhook, type Database, ingestBatch } from "@tidemark/db";
+import { acknowledgeAlert, applyEvaluations, createWebhook } from "@tidemark/db/alerts";
+import type { Database } from "@tidemark/db/client";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { constantPolicy, createOrgWithItems, deleteWebhooksOf, queryRows, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { constantPolicy, createOrgWithItems, deleteWebhooksOf, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
@@ -38,20 +40,20 @@ async function setUp() {
     });
   const worker = () => alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows());
   const alerts = async () =>
-    (
-      await db.pool.query<{ id: string; severity: string; open: boolean }>(
-        `SELECT id, severity, closed_at IS NULL AS open FROM alerts WHERE organization_id = $1 ORDER BY opened_at`,
-        [org],
-      )
-    ).rows;
+    await queryRows<{ id: string; severity: string; open: boolean }>(
+      db,
+      `SELECT id, severity, closed_at IS NULL AS open FROM alerts WHERE organization_id = $1 ORDER BY opened_at`,
+      [org],
+    );
   const deliveries = async () =>
     (
-      await db.pool.query<{ status: string }>(
+      await queryRows<{ status: string }>(
+        db,
         `SELECT d.payload->>'status' AS status FROM notification_deliveries d JOIN alerts a ON a.id = d.alert_id
          WHERE a.organization_id = $1 ORDER BY d.created_at, d.id`,
         [org],
       )
-    ).rows.map((r) => r.status);
+    ).map((r) => r.status);
   return { org, send, worker, alerts, deliveries, at: (i: number) => new Date(T0 + i * 60_000) };
 }
 
@@ -81,16 +83,14 @@ describe("the worker's remembered alert state machines", () => {
     await drainQueue(a);
     expect(await deliveries()).toEqual(["firing"]);
     const [alert] = await alerts();
-    const { rows } = await db.pool.query(`SELECT user_id FROM memberships WHERE organization_id = $1`, [org]);
+    const rows = await queryRows(db, `SELECT user_id FROM memberships WHERE organization_id = $1`, [org]);
     expect(await acknowledgeAlert(db, org, alert!.id, rows[0].user_id, "on it")).toMatchObject({ id: alert!.id });
     await send(500);
     await drainQueue(a);
     await send(50);
     await drainQueue(a);
     expect(await deliveries()).toEqual(["firing", "resolved"]);
-    const { rows: held } = await db.pool.query(`SELECT detail FROM alert_events WHERE alert_id = $1 AND kind = 'notification-held'`, [
-      alert!.id,
-    ]);
+    const held = await queryRows(db, `SELECT detail FROM alert_events WHERE alert_id = $1 AND kind = 'notification-held'`, [alert!.id]);
     expect(held.map((e) => e.detail)).toEqual(["notification held: acknowledged"]);
     expect(await alerts()).toEqual([{ id: alert!.id, severity: "CRITICAL", open: false }]);
   });
@@ -100,7 +100,7 @@ describe("the worker's remembered alert state machines", () => {
     const a = worker();
     await send(500);
     await drainQueue(a);
-    const seriesId = Number((await db.pool.query(`SELECT id FROM series WHERE organization_id = $1 AND key = $2`, [org, KEY])).rows[0].id);
+    const seriesId = Number((await queryRows(db, `SELECT id FROM series WHERE organization_id = $1 AND key = $2`, [org, KEY]))[0].id);
     const ok = {
       seriesId,
       key: KEY,

@@ -1,16 +1,11 @@
-import {
-  type CalculationService,
-  claimCalculationRuns,
-  type Database,
-  deployDraft,
-  finishCalculationRuns,
-  importConfiguration,
-  ingestBatch,
-  loadCalculationServices,
-} from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { mergeConfiguration } from "@tidemark/db/configuration";
+import { type CalculationService, claimCalculationRuns, finishCalculationRuns, loadCalculationServices } from "@tidemark/db/evaluation";
+import { deployDraft } from "@tidemark/db/fleet";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { createTestOrg, execute, queryRows, testDatabase } from "@tidemark/db/testing";
 import type { Configuration } from "@tidemark/model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { CalculationScheduler } from "../src/calculations.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
 import { OrganizationWindows } from "../src/series-window.ts";
@@ -61,8 +56,8 @@ function configuration(): Configuration {
 
 /** An organisation with a source series of three points and three calculations averaging them. */
 async function organization(values = [10, 20, 60]): Promise<{ org: string; services: CalculationService[] }> {
-  const { organization } = await createTestOrg(db);
-  await importConfiguration(db, organization.id, configuration());
+  const { organization, user } = await createTestOrg(db);
+  await mergeConfiguration(db, { organizationId: organization.id, userId: user.id }, configuration());
   await deployDraft(db, { organizationId: organization.id, createdBy: null, message: "calculations" });
   await ingestBatch(db, {
     organizationId: organization.id,
@@ -77,7 +72,8 @@ async function organization(values = [10, 20, 60]): Promise<{ org: string; servi
 const scheduler = () => new CalculationScheduler(db, new OrganizationCache(db, 0), new OrganizationWindows(), () => {});
 
 async function stored(org: string) {
-  const { rows } = await db.pool.query(
+  const rows = await queryRows(
+    db,
     `SELECT s.key, p.ts, p.value FROM metric_points p JOIN series s ON s.id = p.series_id
      WHERE s.organization_id = $1 AND s.key LIKE 'h-avg%' ORDER BY s.key, p.ts`,
     [org],
@@ -86,7 +82,7 @@ async function stored(org: string) {
 }
 
 async function lease(serviceId: string) {
-  const { rows } = await db.pool.query(`SELECT due_at, finished_at IS NOT NULL AS finished FROM calculation_leases WHERE service_id = $1`, [
+  const rows = await queryRows(db, `SELECT due_at, finished_at IS NOT NULL AS finished FROM calculation_leases WHERE service_id = $1`, [
     serviceId,
   ]);
   return rows.map((r) => ({ due: r.due_at.getTime(), finished: r.finished }));
@@ -101,11 +97,12 @@ describe("calculations run as deployed", () => {
         .flatMap((s) => s.items.map((i) => [s.service, s.schedules.join(","), i.execStatement]))
         .sort();
     const deployed = await exec();
-    await db.pool.query(
+    await execute(
+      db,
       `UPDATE service_items SET exec_statement = 'max(h-src-v[0:2])' WHERE organization_id = $1 AND series_key LIKE 'h-avg%'`,
       [org],
     );
-    await db.pool.query(`UPDATE services SET schedules = '{5M}' WHERE organization_id = $1 AND url LIKE 'bischeck://%'`, [org]);
+    await execute(db, `UPDATE services SET schedules = '{5M}' WHERE organization_id = $1 AND url LIKE 'bischeck://%'`, [org]);
     expect(await exec()).toEqual(deployed);
     await deployDraft(db, { organizationId: org, createdBy: null, message: "max every 5 minutes" });
     expect(new Set((await exec()).map(([, schedules, source]) => `${schedules} ${source}`))).toEqual(new Set(["5M max(h-src-v[0:2])"]));
@@ -187,14 +184,14 @@ describe("calculation leases", () => {
     const { services } = await organization();
     const s1 = services[0]!.serviceId;
     await claimCalculationRuns(db, [{ serviceId: s1, dueAt: at(1) }], 60_000);
-    await db.pool.query(`DELETE FROM services WHERE id = $1`, [s1]);
+    await execute(db, `DELETE FROM services WHERE id = $1`, [s1]);
     expect(await lease(s1)).toEqual([]);
   });
 });
 
 describe("run-after schedules", () => {
   it("run after a service an agent runs, in chains of any depth, once per result of the service they follow", async () => {
-    const { organization } = await createTestOrg(db);
+    const { organization, user } = await createTestOrg(db);
     const calc = (name: string, after: string) => ({
       name,
       description: "",
@@ -203,33 +200,42 @@ describe("run-after schedules", () => {
       sendServiceData: true,
       items: [item("avg", "avg(chain-src-v[0:1])")],
     });
-    await importConfiguration(db, organization.id, {
-      hosts: [
-        {
-          name: "chain",
-          alias: null,
-          description: "",
-          services: [
-            { name: "src", description: "", schedules: ["1M"], url: "shell://localhost", sendServiceData: true, items: [item("v", "x")] },
-            calc("first", "chain-src"),
-            calc("second", "chain-first"),
-            calc("third", "chain-second"),
-          ],
-        },
-      ],
-    });
+    await mergeConfiguration(
+      db,
+      { organizationId: organization.id, userId: user.id },
+      {
+        hosts: [
+          {
+            name: "chain",
+            alias: null,
+            description: "",
+            services: [
+              { name: "src", description: "", schedules: ["1M"], url: "shell://localhost", sendServiceData: true, items: [item("v", "x")] },
+              calc("first", "chain-src"),
+              calc("second", "chain-first"),
+              calc("third", "chain-second"),
+            ],
+          },
+        ],
+      },
+    );
     await deployDraft(db, { organizationId: organization.id, createdBy: null, message: "run-after chain" });
     const send = (ts: number, value: number) =>
-      ingestBatch(db, { organizationId: organization.id, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "chain-src-v", ts, value }] } });
+      ingestBatch(db, {
+        organizationId: organization.id,
+        agentId: null,
+        batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "chain-src-v", ts, value }] },
+      });
     await send(T0, 10);
     const calculated = async () =>
       (
-        await db.pool.query<{ key: string; ts: Date; value: number }>(
+        await queryRows<{ key: string; ts: Date; value: number }>(
+          db,
           `SELECT s.key, p.ts, p.value FROM metric_points p JOIN series s ON s.id = p.series_id
            WHERE s.organization_id = $1 AND s.key <> 'chain-src-v' ORDER BY s.key, p.ts`,
           [organization.id],
         )
-      ).rows.map((r) => [r.key, r.ts.getTime(), r.value]);
+      ).map((r) => [r.key, r.ts.getTime(), r.value]);
     // (The scheduler serves every organisation in this database: only this one's results are looked at.)
     const s = scheduler();
     // The first look only learns where the agent's service stands.

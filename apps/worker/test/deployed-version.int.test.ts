@@ -1,19 +1,12 @@
 import { readSnapshot } from "@tidemark/config-render";
-import {
-  createAgent,
-  type Database,
-  deployDraft,
-  deploymentSnapshot,
-  deploySnapshot,
-  type EvaluationRecord,
-  ingestBatch,
-  itemDeploymentStatus,
-  loadFreshnessItems,
-  saveItemPolicy,
-  updateItemAlertSettings,
-} from "@tidemark/db";
+import { updateItemAlertSettings } from "@tidemark/db/alerts";
+import type { Database } from "@tidemark/db/client";
+import { itemDeploymentStatus, saveItemPolicy } from "@tidemark/db/configuration";
+import { type EvaluationRecord, loadFreshnessItems } from "@tidemark/db/evaluation";
+import { createAgent, deployDraft, deploymentSnapshot, deploySnapshot } from "@tidemark/db/fleet";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { constantPolicy, createOrgWithItems, execute, queryRows, testDatabase, testPrisma } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { constantPolicy, createOrgWithItems, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { drainQueue, Evaluator } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
 import { OrganizationWindows } from "../src/series-window.ts";
@@ -29,7 +22,7 @@ const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);
 /** An organisation with one item under a threshold of 100, evaluated by a worker whose records are kept. */
 async function setUp(policy = constantPolicy(100)) {
   const org = await createOrgWithItems(db, [{ name: "latency", policy }]);
-  const { rows } = await db.pool.query<{ id: string }>(`SELECT id FROM service_items WHERE organization_id = $1`, [org]);
+  const rows = await queryRows<{ id: string }>(db, `SELECT id FROM service_items WHERE organization_id = $1`, [org]);
   const itemId = rows[0]!.id;
   const evaluated: EvaluationRecord[] = [];
   const evaluator = new Evaluator(db, new OrganizationCache(db, 0), new OrganizationWindows(), {
@@ -69,7 +62,10 @@ async function setUp(policy = constantPolicy(100)) {
 describe("the worker evaluates the deployed version, not the saved draft", () => {
   it("uses a saved threshold only once deployed, and the old one again after a rollback", async () => {
     const { org, itemId, measure, rollBackTo } = await setUp();
-    const actor = { organizationId: org, userId: (await db.prisma.membership.findFirstOrThrow({ where: { organizationId: org } })).userId };
+    const actor = {
+      organizationId: org,
+      userId: (await testPrisma(db).membership.findFirstOrThrow({ where: { organizationId: org } })).userId,
+    };
 
     expect((await measure(150)).threshold).toBe(100);
     await saveItemPolicy(db, actor, itemId, constantPolicy(200), null);
@@ -79,7 +75,8 @@ describe("the worker evaluates the deployed version, not the saved draft", () =>
 
     const v2 = await deployDraft(db, { organizationId: org, createdBy: null, message: "raise" });
     expect(await measure(150)).toMatchObject({ threshold: 200, state: "OK" });
-    const { rows: deployed } = await db.pool.query(
+    const deployed = await queryRows(
+      db,
       `SELECT deployment_version, alert_recovery_margin, alert_min_duration_seconds FROM deployed_items WHERE organization_id = $1`,
       [org],
     );
@@ -87,7 +84,7 @@ describe("the worker evaluates the deployed version, not the saved draft", () =>
 
     await rollBackTo(1);
     expect((await measure(150)).threshold).toBe(100);
-    const { rows: rolledBack } = await db.pool.query(`SELECT alert_recovery_margin FROM deployed_items WHERE organization_id = $1`, [org]);
+    const rolledBack = await queryRows(db, `SELECT alert_recovery_margin FROM deployed_items WHERE organization_id = $1`, [org]);
     expect(rolledBack).toEqual([{ alert_recovery_margin: 0 }]);
   });
 
@@ -96,7 +93,7 @@ describe("the worker evaluates the deployed version, not the saved draft", () =>
     const { org, itemId, measure, rollBackTo } = await setUp(constantPolicy(100, 0));
     // Run by an agent, so that the freshness watch expects its data.
     const { agent } = await createAgent(db, org, "edge1");
-    await db.pool.query(`UPDATE services SET agent_id = $1 WHERE organization_id = $2`, [agent.id, org]);
+    await execute(db, `UPDATE services SET agent_id = $1 WHERE organization_id = $2`, [agent.id, org]);
     const staleAfter = async () => (await loadFreshnessItems(db)).find((i) => i.organizationId === org)?.staleAfterIntervals;
     expect((await measure(50, 2)).state).toBe("CRITICAL");
     expect(await staleAfter()).toBe(3);
@@ -123,7 +120,8 @@ describe("the worker evaluates the deployed version, not the saved draft", () =>
     expect((await measure(50, 2)).state).toBe("OK");
     expect(await staleAfter()).toBe(7);
     expect(await itemDeploymentStatus(db, org, itemId)).toMatchObject({ differs: false, changes: [] });
-    const { rows: deployed } = await db.pool.query(
+    const deployed = await queryRows(
+      db,
       `SELECT deployment_version, state_source, stale_after_intervals FROM deployed_items WHERE organization_id = $1`,
       [org],
     );

@@ -1,8 +1,9 @@
-import type { Database } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { queryRows } from "@tidemark/db/testing";
 
 /** What evaluating an organisation's queued points left in the database, without ids (to compare two runs). */
 export async function evaluationOutcome(db: Database, org: string) {
-  const query = async (sql: string) => (await db.pool.query(sql, [org])).rows;
+  const query = async (sql: string) => await queryRows(db, sql, [org]);
   return {
     states: await query(
       `SELECT s.key, i.ts, i.state, i.hard_state, i.soft_count FROM item_states i JOIN series s ON s.id = i.series_id

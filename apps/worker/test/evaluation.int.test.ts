@@ -1,7 +1,9 @@
-import { type Database, type EvaluationRecord, ingestBatch } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import type { EvaluationRecord } from "@tidemark/db/evaluation";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { createOrgWithItems, execute, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrgWithItems, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { drainQueue, Evaluator } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
 import { OrganizationWindows } from "../src/series-window.ts";
@@ -34,7 +36,8 @@ const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);
 const minute = (i: number) => T0 + i * 60_000;
 
 async function changes(organizationId: string) {
-  const { rows } = await db.pool.query(
+  const rows = await queryRows(
+    db,
     `SELECT se.key, c.ts, c.state, c.hard, c.value, c.threshold FROM state_changes c JOIN series se ON se.id = c.series_id
      WHERE se.organization_id = $1 ORDER BY se.key, c.ts`,
     [organizationId],
@@ -82,7 +85,7 @@ describe("from ingest to states", () => {
       { key: "h-s-latency", ts: minute(2), state: "CRITICAL", hard: false, value: 200, threshold: 100 },
       { key: "h-s-latency", ts: minute(4), state: "CRITICAL", hard: true, value: 200, threshold: 100 },
     ]);
-    const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM evaluation_queue WHERE organization_id = $1`, [org]);
+    const rows = await queryRows(db, `SELECT count(*)::int AS n FROM evaluation_queue WHERE organization_id = $1`, [org]);
     expect(rows[0].n).toBe(0);
   });
 
@@ -117,8 +120,8 @@ describe("from ingest to states", () => {
       });
     const stateTs = async () =>
       (
-        await db.pool.query(`SELECT st.ts FROM item_states st JOIN series s ON s.id = st.series_id WHERE s.organization_id = $1`, [org])
-      ).rows.map((r) => r.ts.getTime());
+        await queryRows(db, `SELECT st.ts FROM item_states st JOIN series s ON s.id = st.series_id WHERE s.organization_id = $1`, [org])
+      ).map((r) => r.ts.getTime());
     const present = Date.now() - 120_000;
 
     await ingest(Date.UTC(2099, 0, 1), 500);
@@ -130,7 +133,7 @@ describe("from ingest to states", () => {
     expect(await stateTs()).toEqual([present]);
 
     // A state stamped 2099 (stored before ingest refused such points): the next present point still counts.
-    await db.pool.query(`UPDATE item_states SET ts = '2099-01-01' WHERE series_id IN (SELECT id FROM series WHERE organization_id = $1)`, [
+    await execute(db, `UPDATE item_states SET ts = '2099-01-01' WHERE series_id IN (SELECT id FROM series WHERE organization_id = $1)`, [
       org,
     ]);
     await ingest(present + 60_000, 200);
@@ -191,12 +194,12 @@ describe("from ingest to states", () => {
       agentId: null,
       batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-z", ts: minute(0), value: 1 }] },
     });
-    const dying = await db.pool.connect();
-    await dying.query("BEGIN");
-    const claimed = await dying.query(`SELECT id FROM evaluation_queue WHERE organization_id = $1 FOR UPDATE`, [org]);
-    expect(claimed.rowCount).toBe(1);
-    await dying.query("ROLLBACK"); // what the server does when the worker's connection drops
-    dying.release(true);
+    await withConnection(db, async (dying) => {
+      await dying("BEGIN");
+      const claimed = await dying(`SELECT id FROM evaluation_queue WHERE organization_id = $1 FOR UPDATE`, [org]);
+      expect(claimed).toHaveLength(1);
+      await dying("ROLLBACK"); // what the server does when the worker's connection drops
+    });
     const records: EvaluationRecord[] = [];
     expect(await drainQueue(newEvaluator(records))).toBeGreaterThanOrEqual(1);
     expect(records.map((r) => r.value)).toContain(1);
@@ -252,7 +255,7 @@ describe("several workers side by side", () => {
     });
     await expect(evaluator.runBatch()).rejects.toThrow("alert write failed");
     // The failed claim is deferred with backoff; make it due again as time would.
-    await db.pool.query(`UPDATE evaluation_queue SET claimed_until = NULL WHERE organization_id = $1`, [org]);
+    await execute(db, `UPDATE evaluation_queue SET claimed_until = NULL WHERE organization_id = $1`, [org]);
     await drainQueue(evaluator);
     expect(seen.map((r) => [r.ts, r.softCount])).toEqual([[minute(0), 1]]);
   });

@@ -1,6 +1,8 @@
-import { createAgent, type Database, ingestBatch } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { createAgent } from "@tidemark/db/fleet";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { constantPolicy, createOrgWithItems, execute, queryRows, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { constantPolicy, createOrgWithItems, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue } from "../src/evaluator.ts";
 import { FreshnessWatch } from "../src/freshness.ts";
@@ -26,10 +28,14 @@ const MINUTE = 60_000;
 async function setUp() {
   const org = await createOrgWithItems(db, [{ name: "load", policy: constantPolicy(100, 0) }, { name: "disk" }]);
   const { agent } = await createAgent(db, org, "edge1");
-  await db.pool.query(`UPDATE services SET agent_id = $1 WHERE organization_id = $2`, [agent.id, org]);
+  await execute(db, `UPDATE services SET agent_id = $1 WHERE organization_id = $2`, [agent.id, org]);
   const send = (key: string, ts: number, value: number) =>
-    ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key, ts, value, status: 0 }] } });
-  const agentSeenAt = (ts: number) => db.pool.query(`UPDATE agents SET last_seen_at = $1 WHERE id = $2`, [new Date(ts), agent.id]);
+    ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key, ts, value, status: 0 }] },
+    });
+  const agentSeenAt = (ts: number) => queryRows(db, `UPDATE agents SET last_seen_at = $1 WHERE id = $2`, [new Date(ts), agent.id]);
   const evaluator = alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows());
   const watch = new FreshnessWatch(db);
   /** The watch looks at `now`; an agent that keeps calling in has called just before. */
@@ -40,13 +46,12 @@ async function setUp() {
     return queued;
   };
   const openAlerts = async () =>
-    (
-      await db.pool.query<{ key: string; severity: string; explanation: string }>(
-        `SELECT s.key, a.severity, a.explanation FROM alerts a JOIN series s ON s.id = a.series_id
+    await queryRows<{ key: string; severity: string; explanation: string }>(
+      db,
+      `SELECT s.key, a.severity, a.explanation FROM alerts a JOIN series s ON s.id = a.series_id
          WHERE a.organization_id = $1 AND a.closed_at IS NULL ORDER BY s.key`,
-        [org],
-      )
-    ).rows;
+      [org],
+    );
   return { send, tick, openAlerts, agentSeenAt };
 }
 
@@ -81,7 +86,11 @@ describe("freshness", () => {
     const queued = await tick(T0 + 10 * MINUTE);
     expect(queued).toHaveLength(1);
     expect(await openAlerts()).toEqual([
-      { key: "edge1-agent-heartbeat", severity: "UNKNOWN", explanation: "stale: agent edge1 has not called in since 2025-01-06T10:00:05.000Z" },
+      {
+        key: "edge1-agent-heartbeat",
+        severity: "UNKNOWN",
+        explanation: "stale: agent edge1 has not called in since 2025-01-06T10:00:05.000Z",
+      },
     ]);
     await agentSeenAt(T0 + 11 * MINUTE);
     await send("h-s-load", T0 + 11 * MINUTE, 50);

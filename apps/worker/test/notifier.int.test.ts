@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { EvaluationOutcome } from "@tidemark/alerts";
-import { applyEvaluations, createWebhook, type Database, type DeliveryView, ensureSeries, listDeliveries } from "@tidemark/db";
+import { applyEvaluations, createWebhook, type DeliveryView, listDeliveries } from "@tidemark/db/alerts";
+import type { Database } from "@tidemark/db/client";
+import { ensureSeries } from "@tidemark/db/metrics";
+import { createTestOrg, testDatabase } from "@tidemark/db/testing";
 import { destinationPolicy, PUBLIC_ONLY } from "@tidemark/outbound";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { type NotifierLog, startNotifier } from "../src/notifier.ts";
 
 let db: Database;

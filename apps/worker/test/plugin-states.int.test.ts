@@ -1,7 +1,10 @@
-import { type Database, deployDraft, ingestBatch, updateItemAlertSettings } from "@tidemark/db";
+import { updateItemAlertSettings } from "@tidemark/db/alerts";
+import type { Database } from "@tidemark/db/client";
+import { deployDraft } from "@tidemark/db/fleet";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { constantPolicy, createOrgWithItems, queryRows, testDatabase } from "@tidemark/db/testing";
 import type { CheckResult } from "@tidemark/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { constantPolicy, createOrgWithItems, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
@@ -23,25 +26,31 @@ async function setUp(items: Parameters<typeof createOrgWithItems>[1]) {
   let n = 0;
   const send = async (results: Omit<CheckResult, "ts">[]) => {
     const ts = T0 + n++ * 60_000;
-    await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: results.map((r) => ({ ...r, ts })) } });
+    await ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: { batchId: `b-${crypto.randomUUID()}`, results: results.map((r) => ({ ...r, ts })) },
+    });
     await drainQueue(worker);
   };
   const state = async (key: string) =>
     (
-      await db.pool.query<{ state: string; hard_state: string }>(
+      await queryRows<{ state: string; hard_state: string }>(
+        db,
         `SELECT st.state, st.hard_state FROM item_states st JOIN series s ON s.id = st.series_id WHERE s.organization_id = $1 AND s.key = $2`,
         [org, key],
       )
-    ).rows[0] ?? null;
+    )[0] ?? null;
   const alert = async (key: string) =>
     (
-      await db.pool.query<{ severity: string; explanation: string; detail: string }>(
+      await queryRows<{ severity: string; explanation: string; detail: string }>(
+        db,
         `SELECT a.severity, a.explanation, e.detail FROM alerts a JOIN series s ON s.id = a.series_id
          JOIN alert_events e ON e.alert_id = a.id AND e.kind = 'opened'
          WHERE a.organization_id = $1 AND s.key = $2 AND a.closed_at IS NULL`,
         [org, key],
       )
-    ).rows[0] ?? null;
+    )[0] ?? null;
   return { org, send, state, alert };
 }
 
@@ -49,19 +58,27 @@ describe("plugin states", () => {
   it("keeps each result's exit code and output with the point", async () => {
     const { org, send } = await setUp([{ name: "load" }]);
     await send([{ key: "h-s-load", value: 9.5, status: 1, output: "WARNING - load average: 9.5" }]);
-    const { rows } = await db.pool.query(
+    const rows = await queryRows(
+      db,
       `SELECT p.value, p.status, p.output FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1`,
       [org],
     );
     expect(rows).toEqual([{ value: 9.5, status: 1, output: "WARNING - load average: 9.5" }]);
     // A batch big enough for COPY on real PostgreSQL keeps them too, escapes included.
-    const results = Array.from({ length: 600 }, (_, i) => ({ key: "h-s-load", ts: T0 + (i + 10) * 1000, value: i, status: i % 4, output: `run\t${i}\\` }));
+    const results = Array.from({ length: 600 }, (_, i) => ({
+      key: "h-s-load",
+      ts: T0 + (i + 10) * 1000,
+      value: i,
+      status: i % 4,
+      output: `run\t${i}\\`,
+    }));
     await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results } });
-    const stored = await db.pool.query(
+    const stored = await queryRows(
+      db,
       `SELECT p.status, p.output FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 AND p.value = 599`,
       [org],
     );
-    expect(stored.rows).toEqual([{ status: 3, output: "run\t599\\" }]);
+    expect(stored).toEqual([{ status: 3, output: "run\t599\\" }]);
   });
 
   it("a plugin exiting 2 with no threshold raises CRITICAL, its output in the alert and its detail", async () => {
@@ -82,7 +99,7 @@ describe("plugin states", () => {
       { name: "byplugin", policy: constantPolicy(100, 0) },
     ]);
     const itemId = async (name: string) =>
-      (await db.pool.query<{ id: string }>(`SELECT id FROM service_items WHERE organization_id = $1 AND name = $2`, [org, name])).rows[0]!.id;
+      (await queryRows<{ id: string }>(db, `SELECT id FROM service_items WHERE organization_id = $1 AND name = $2`, [org, name]))[0]!.id;
     const base = { recoveryMarginPercent: 0, minimumDurationSeconds: 0, staleAfterIntervals: 3 };
     await updateItemAlertSettings(db, org, await itemId("bycheck"), { ...base, stateSource: "threshold" });
     await updateItemAlertSettings(db, org, await itemId("byplugin"), { ...base, stateSource: "plugin" });

@@ -2,11 +2,13 @@ import { lookup } from "node:dns/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
-import { acknowledgeAlert, createWebhook, type Database, ingestBatch, listDeliveries } from "@tidemark/db";
+import { acknowledgeAlert, createWebhook, listDeliveries } from "@tidemark/db/alerts";
+import type { Database } from "@tidemark/db/client";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { constantPolicy, createOrgWithItems, deleteWebhooksOf, queryRows, testDatabase } from "@tidemark/db/testing";
 import { destinationPolicy, PUBLIC_ONLY, refusedAddress } from "@tidemark/outbound";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { constantPolicy, createOrgWithItems, deleteWebhooksOf, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { freePort } from "../../../scripts/lib/ports.ts";
 import { type Program, startAlertmanager } from "../../../scripts/lib/prometheus-programs.ts";
 import { waitFor } from "../../../scripts/lib/route-server.ts";
@@ -53,8 +55,7 @@ async function setUp() {
     await drainQueue(evaluator);
   };
   const alertId = async () =>
-    (await db.pool.query<{ id: string }>(`SELECT id FROM alerts WHERE organization_id = $1 ORDER BY opened_at DESC LIMIT 1`, [org])).rows[0]
-      ?.id;
+    (await queryRows<{ id: string }>(db, `SELECT id FROM alerts WHERE organization_id = $1 ORDER BY opened_at DESC LIMIT 1`, [org]))[0]?.id;
   return { org, send, alertId };
 }
 
@@ -111,8 +112,8 @@ receivers:
       const listed = async () =>
         ((await (await fetch(`${alertmanager.url}/api/v2/alerts`)).json()) as AmAlert[]).find((a) => a.labels.series === KEY);
       const first = await waitFor("the alert in Alertmanager's API", listed);
-      const { rows } = await db.pool.query(`SELECT slug FROM organizations WHERE id = $1`, [org]);
-      const { rows: items } = await db.pool.query(`SELECT id FROM service_items WHERE organization_id = $1`, [org]);
+      const rows = await queryRows(db, `SELECT slug FROM organizations WHERE id = $1`, [org]);
+      const items = await queryRows(db, `SELECT id FROM service_items WHERE organization_id = $1`, [org]);
       expect(first.labels).toEqual({
         alertname: "TidemarkThreshold",
         organization: rows[0].slug,
@@ -182,7 +183,7 @@ describe("an email receiver", () => {
       expect(mails[0]!.to).toBe("ops@example.test");
       expect(mails[0]!.text).toMatch(/^Subject: \[CRITICAL\] h-s-latency$/m);
       expect(mails[0]!.text).toMatch(/value 500, threshold 100/);
-      const { rows } = await db.pool.query(`SELECT user_id FROM memberships WHERE organization_id = $1`, [org]);
+      const rows = await queryRows(db, `SELECT user_id FROM memberships WHERE organization_id = $1`, [org]);
       await acknowledgeAlert(db, org, (await alertId())!, rows[0].user_id, "on it");
       await send(50);
       await waitFor("the resolution email", async () => mails.length === 2);
@@ -241,7 +242,7 @@ describe("a Slack-compatible receiver with matchers and a repeat interval", () =
       await send(500); // CRITICAL
       await waitFor("the CRITICAL message and a repeat", async () => slack.received.length >= 2);
       expect(slack.received[0]).toEqual({ text: expect.stringMatching(/^\*\[CRITICAL\] h-s-latency\*\n/) });
-      const { rows } = await db.pool.query(`SELECT user_id FROM memberships WHERE organization_id = $1`, [org]);
+      const rows = await queryRows(db, `SELECT user_id FROM memberships WHERE organization_id = $1`, [org]);
       await acknowledgeAlert(db, org, (await alertId())!, rows[0].user_id, "on it");
       // Let a repeat already queued go out, then nothing more while acknowledged.
       await new Promise((r) => setTimeout(r, 600));

@@ -1,9 +1,11 @@
 import { promWriteResponse } from "@tidemark/api/http";
-import { createAgent, createPolicy, type Database, deploySnapshot, readDeploymentSource, setPrometheusCreatesSeries } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { createAgent, deploySnapshot, readDeploymentSource } from "@tidemark/db/fleet";
+import { setPrometheusCreatesSeries } from "@tidemark/db/metrics";
+import { createTestOrg, queryRows, setItemPolicy, testDatabase, testPrisma } from "@tidemark/db/testing";
 import { encodeWriteRequest } from "@tidemark/prometheus";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { type Program, startNodeExporter, startPrometheus } from "../../../scripts/lib/prometheus-programs.ts";
 import { RouteServer, waitFor } from "../../../scripts/lib/route-server.ts";
 import { drainQueue, Evaluator } from "../src/evaluator.ts";
@@ -48,7 +50,8 @@ function write(token: string | null, body: Uint8Array | string, headers: Record<
 }
 
 async function points(organizationId: string, key: string) {
-  const { rows } = await db.pool.query<{ ts: Date; value: number | null }>(
+  const rows = await queryRows<{ ts: Date; value: number | null }>(
+    db,
     `SELECT p.ts, p.value FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 AND s.key = $2 ORDER BY p.ts`,
     [organizationId, key],
   );
@@ -86,7 +89,8 @@ describe("POST /api/prom/write", () => {
       { ts: T0 + 15_000, value: 0.75 },
     ]);
     expect(await points(organizationId, "db1:9100-node-node_cpu_seconds_total{cpu=0;mode=idle}")).toEqual([{ ts: T0, value: 12 }]);
-    const { rows } = await db.pool.query(
+    const rows = await queryRows(
+      db,
       `SELECT h.name AS host, s.name AS service, s.url, i.name AS item FROM service_items i JOIN services s ON s.id = i.service_id JOIN hosts h ON h.id = s.host_id
        WHERE i.organization_id = $1 ORDER BY i.name`,
       [organizationId],
@@ -96,7 +100,7 @@ describe("POST /api/prom/write", () => {
       { host: "db1:9100", service: "node", url: "prometheus://remote-write", item: "node_load1" },
     ]);
     // The agent that wrote them created them: one audit entry, by the agent, in the creation's transaction.
-    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId, action: "item.remote-write-create" } });
+    const audit = await testPrisma(db).auditEntry.findMany({ where: { organizationId, action: "item.remote-write-create" } });
     expect(audit.map((e) => [e.actorKind, e.actorName, e.actorUserId, (e.after as { items: number }).items])).toEqual([
       ["agent", "prometheus", null, 2],
     ]);
@@ -213,8 +217,7 @@ remote_write:
       maxSoft: 2,
       timeZone: "UTC",
     };
-    const policyId = await db.prisma.$transaction((tx) => createPolicy(tx, organizationId, policy));
-    await db.prisma.serviceItem.updateMany({ where: { organizationId, seriesKey: key }, data: { policyId } });
+    await setItemPolicy(db, organizationId, key, policy);
     // Thresholds are evaluated as deployed: deploy the tuned item, as the dashboard's Deploy does.
     const snapshot = await readDeploymentSource(db, organizationId);
     await deploySnapshot(db, {
@@ -227,7 +230,8 @@ remote_write:
     const evaluator = new Evaluator(db, new OrganizationCache(db, 0), new OrganizationWindows());
     const hard = await waitFor("a hard CRITICAL state on the remote-written series", async () => {
       await drainQueue(evaluator);
-      const { rows } = await db.pool.query(
+      const rows = await queryRows(
+        db,
         `SELECT c.state, c.hard, c.threshold, c.value FROM state_changes c JOIN series s ON s.id = c.series_id
          WHERE s.organization_id = $1 AND s.key = $2 AND c.hard AND c.state = 'CRITICAL'`,
         [organizationId, key],

@@ -1,6 +1,8 @@
-import { type Database, EVALUATION_SHARDS, ingestBatch } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { EVALUATION_SHARDS } from "@tidemark/db/evaluation";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { constantPolicy, createOrgWithItems, queryRows, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { constantPolicy, createOrgWithItems, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { Evaluator } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
@@ -58,7 +60,7 @@ async function queuedOrganization(): Promise<string> {
 const newWorker = () => alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows(), { maxQueueRows: 1 });
 
 async function queued(org: string): Promise<number> {
-  const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM evaluation_queue WHERE organization_id = $1`, [org]);
+  const rows = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM evaluation_queue WHERE organization_id = $1`, [org]);
   return rows[0]!.n;
 }
 
@@ -77,7 +79,8 @@ async function work(worker: Evaluator, org: string): Promise<number> {
 describe("several workers on one organisation", () => {
   it("the organisation's series span several shards", async () => {
     const org = await queuedOrganization();
-    const { rows } = await db.pool.query<{ n: number }>(
+    const rows = await queryRows<{ n: number }>(
+      db,
       `SELECT count(DISTINCT shard)::int AS n FROM evaluation_queue WHERE organization_id = $1`,
       [org],
     );

@@ -1,6 +1,7 @@
-import { type Database, ingestBatch } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { constantPolicy, createOrgWithItems, execute, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { constantPolicy, createOrgWithItems, testDatabase } from "../../../packages/db/test/helpers.ts";
 import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue, Evaluator } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
@@ -95,7 +96,7 @@ describe("a batch written slice by slice", () => {
     expect(after).toMatchObject({ states: [], changes: [], alerts: [], events: [], queued: [{ n: 16 }] });
 
     // The failed claim is deferred with backoff; make it due again as time would.
-    await db.pool.query(`UPDATE evaluation_queue SET claimed_until = NULL WHERE organization_id = $1`, [org]);
+    await execute(db, `UPDATE evaluation_queue SET claimed_until = NULL WHERE organization_id = $1`, [org]);
     await drainQueue(worker(2));
     const [retried, expected] = [await evaluationOutcome(db, org), await evaluationOutcome(db, reference)];
     expect(retried).toEqual(expected);

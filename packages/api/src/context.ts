@@ -1,4 +1,5 @@
-import type { Database, SessionView } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import type { SessionView } from "@tidemark/db/organizations";
 
 /** What every tRPC call runs with; the web app builds it from the request's session cookie. */
 export interface Context {

@@ -1,12 +1,9 @@
 import { DraftInvalidError, SnapshotUnreadableError } from "@tidemark/config-render";
-import {
-  AgentNameTakenError,
-  AlertAlreadyAcknowledgedError,
-  ConfigConflictError,
-  ConfigNotFoundError,
-  LastAdminError,
-  PreviewNotFoundError,
-} from "@tidemark/db";
+import { AlertAlreadyAcknowledgedError } from "@tidemark/db/alerts";
+import { ConfigConflictError, ConfigNotFoundError } from "@tidemark/db/configuration";
+import { AgentNameTakenError } from "@tidemark/db/fleet";
+import { PreviewNotFoundError } from "@tidemark/db/metrics";
+import { LastAdminError } from "@tidemark/db/organizations";
 import { RuleExportError } from "@tidemark/prometheus";
 import { TRPCError } from "@trpc/server";
 

@@ -1,4 +1,5 @@
-import { isApiTokenSession, isDatabaseUnavailable, type Role } from "@tidemark/db";
+import { isDatabaseUnavailable } from "@tidemark/db/client";
+import { isApiTokenSession, type Role } from "@tidemark/db/organizations";
 import { findUnstorableText } from "@tidemark/protocol";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";

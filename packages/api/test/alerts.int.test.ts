@@ -1,12 +1,12 @@
 import { lookup } from "node:dns/promises";
 import { hostname } from "node:os";
 import { decodeTimeline } from "@tidemark/alerts";
-import { type Database, findSession } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { testDatabase, testPrisma } from "@tidemark/db/testing";
 import { PUBLIC_ONLY, refusedAddress } from "@tidemark/outbound";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../db/test/helpers.ts";
-import { createCaller } from "../src/index.ts";
 import { openAlert } from "./open-alert.ts";
+import { signedInMember } from "./signed-in.ts";
 
 let db: Database;
 beforeAll(async () => {
@@ -15,14 +15,8 @@ beforeAll(async () => {
 afterAll(async () => db.close());
 
 async function callerFor(role: "viewer" | "editor" | "admin", organizationId?: string) {
-  const { organization, user } = await createTestOrg(db, role);
-  const orgId = organizationId ?? organization.id;
-  if (organizationId) await db.prisma.membership.create({ data: { userId: user.id, organizationId, role } });
-  const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({
-    data: { tokenHash, userId: user.id, activeOrganizationId: orgId, expiresAt: new Date(Date.now() + 60_000) },
-  });
-  return { orgId, userId: user.id, caller: createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true }) };
+  const member = await signedInMember(db, role, organizationId);
+  return { orgId: member.organizationId, userId: member.user.id, caller: member.caller };
 }
 
 describe("the alerts router", () => {
@@ -152,7 +146,7 @@ describe("the alerts router", () => {
     await editor.caller.alerts.webhooks.update({ id: hook.id, enabled: false });
     await editor.caller.alerts.webhooks.delete({ id: hook.id });
 
-    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId: editor.orgId }, orderBy: { id: "asc" } });
+    const audit = await testPrisma(db).auditEntry.findMany({ where: { organizationId: editor.orgId }, orderBy: { id: "asc" } });
     expect(audit.map((a) => a.action)).toEqual([
       "alert.acknowledge",
       "silence.create",

@@ -1,7 +1,8 @@
 import { hashToken } from "@tidemark/auth";
-import { authenticateApiToken, type Database } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { authenticateApiToken } from "@tidemark/db/organizations";
+import { execute, testDatabase, testPrisma } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabase } from "../../db/test/helpers.ts";
 import { createCaller } from "../src/index.ts";
 import { signedInMember } from "./signed-in.ts";
 
@@ -14,7 +15,7 @@ afterAll(async () => db.close());
 const hostFields = (name: string) => ({ name, alias: null, description: "" });
 
 async function auditOf(organizationId: string, action: string) {
-  return db.prisma.auditEntry.findMany({ where: { organizationId, action }, orderBy: { id: "asc" } });
+  return testPrisma(db).auditEntry.findMany({ where: { organizationId, action }, orderBy: { id: "asc" } });
 }
 
 describe("the audit log", () => {
@@ -33,22 +34,25 @@ describe("the audit log", () => {
 
   it("writes the entry in the change's own transaction: when the entry cannot be written, the change is not made either", async () => {
     const editor = await signedInMember(db, "editor");
-    await db.pool.query(`
+    await execute(
+      db,
+      `
       CREATE OR REPLACE FUNCTION refuse_test_audit() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF NEW.after->>'name' = 'audit-refused' THEN RAISE EXCEPTION 'audit log unavailable'; END IF;
         RETURN NEW;
       END $$;
       DROP TRIGGER IF EXISTS refuse_test_audit ON audit_log;
-      CREATE TRIGGER refuse_test_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_test_audit();`);
+      CREATE TRIGGER refuse_test_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_test_audit();`,
+    );
     try {
       await expect(editor.caller.config.hosts.create(hostFields("audit-refused"))).rejects.toThrow();
-      expect(await db.prisma.host.findMany({ where: { organizationId: editor.organizationId } })).toEqual([]);
+      expect(await testPrisma(db).host.findMany({ where: { organizationId: editor.organizationId } })).toEqual([]);
       const host = await editor.caller.config.hosts.create(hostFields("fine"));
       await expect(editor.caller.config.hosts.update({ id: host.id, fields: hostFields("audit-refused") })).rejects.toThrow();
-      expect((await db.prisma.host.findUniqueOrThrow({ where: { id: host.id } })).name).toBe("fine");
+      expect((await testPrisma(db).host.findUniqueOrThrow({ where: { id: host.id } })).name).toBe("fine");
     } finally {
-      await db.pool.query(`DROP TRIGGER IF EXISTS refuse_test_audit ON audit_log; DROP FUNCTION IF EXISTS refuse_test_audit()`);
+      await execute(db, `DROP TRIGGER IF EXISTS refuse_test_audit ON audit_log; DROP FUNCTION IF EXISTS refuse_test_audit()`);
     }
   });
 });

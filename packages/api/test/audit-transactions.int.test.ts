@@ -1,6 +1,6 @@
-import type { Database } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { createOrgWithItems, createTestOrg, deleteWebhooksOf, execute, queryRows, testDatabase, testPrisma } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrgWithItems, createTestOrg, deleteWebhooksOf, testDatabase } from "../../db/test/helpers.ts";
 import { openAlert } from "./open-alert.ts";
 import { signedInMember } from "./signed-in.ts";
 
@@ -13,7 +13,9 @@ import { signedInMember } from "./signed-in.ts";
 let db: Database;
 beforeAll(async () => {
   db = await testDatabase();
-  await db.pool.query(`
+  await execute(
+    db,
+    `
     CREATE TABLE IF NOT EXISTS test_audit_refused_actors (user_id uuid PRIMARY KEY);
     CREATE OR REPLACE FUNCTION refuse_audit_of_actor() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -23,11 +25,16 @@ beforeAll(async () => {
       RETURN NEW;
     END $$;
     DROP TRIGGER IF EXISTS refuse_audit_of_actor ON audit_log;
-    CREATE TRIGGER refuse_audit_of_actor BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_audit_of_actor();`);
+    CREATE TRIGGER refuse_audit_of_actor BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_audit_of_actor();`,
+  );
 });
 afterAll(async () => {
-  await db?.pool.query(`DROP TRIGGER IF EXISTS refuse_audit_of_actor ON audit_log; DROP FUNCTION IF EXISTS refuse_audit_of_actor();
-    DROP TABLE IF EXISTS test_audit_refused_actors`);
+  if (db)
+    await execute(
+      db,
+      `DROP TRIGGER IF EXISTS refuse_audit_of_actor ON audit_log; DROP FUNCTION IF EXISTS refuse_audit_of_actor();
+    DROP TABLE IF EXISTS test_audit_refused_actors`,
+    );
   await db?.close();
 });
 
@@ -40,14 +47,14 @@ interface Case {
   setup(admin: Admin): Promise<{ change: () => Promise<unknown>; state: () => Promise<unknown>; actorUserId?: string }>;
 }
 
-const rows = async (sql: string, params: unknown[]) => (await db.pool.query(sql, params)).rows;
+const rows = (sql: string, params: unknown[]) => queryRows(db, sql, params);
 const webhook = (caller: Caller) => caller.alerts.webhooks.create({ name: "ops", url: "https://hooks.example.com/x" });
 const silence = (caller: Caller) =>
   caller.alerts.silences.create({ matchers: { host: "h" }, endsAt: new Date(Date.now() + 3_600_000), comment: "maintenance" });
 
 async function anotherMember(organizationId: string, role: "viewer" | "editor" | "admin") {
   const { user } = await createTestOrg(db, "viewer");
-  await db.prisma.membership.create({ data: { userId: user.id, organizationId, role } });
+  await testPrisma(db).membership.create({ data: { userId: user.id, organizationId, role } });
   return user;
 }
 
@@ -94,7 +101,7 @@ const cases: Case[] = [
     action: "alert.acknowledge",
     setup: async ({ caller, organizationId }) => {
       await openAlert(db, organizationId, "h-s-load");
-      const { id } = await db.prisma.alert.findFirstOrThrow({ where: { organizationId } });
+      const { id } = await testPrisma(db).alert.findFirstOrThrow({ where: { organizationId } });
       return {
         change: () => caller.alerts.acknowledge({ id, comment: "on it" }),
         state: () =>
@@ -108,7 +115,7 @@ const cases: Case[] = [
   {
     action: "item.alert-settings",
     setup: async ({ caller, organizationId }) => {
-      const { id } = await db.prisma.serviceItem.findFirstOrThrow({ where: { organizationId } });
+      const { id } = await testPrisma(db).serviceItem.findFirstOrThrow({ where: { organizationId } });
       return {
         change: () => caller.alerts.updateItemSettings({ itemId: id, recoveryMarginPercent: 12, minimumDurationSeconds: 120 }),
         state: () => rows(`SELECT alert_recovery_margin, alert_min_duration_seconds FROM service_items WHERE id = $1`, [id]),
@@ -136,7 +143,7 @@ const cases: Case[] = [
     action: "service.assign",
     setup: async ({ caller, organizationId }) => {
       const { agent } = await caller.agents.create({ name: "edge-3" });
-      const service = await db.prisma.service.findFirstOrThrow({ where: { organizationId } });
+      const service = await testPrisma(db).service.findFirstOrThrow({ where: { organizationId } });
       return {
         change: () => caller.config.services.assign({ agentId: agent.id, target: { serviceIds: [service.id] } }),
         state: () => rows(`SELECT agent_id FROM services WHERE id = $1`, [service.id]),
@@ -252,11 +259,11 @@ describe("each change and its audit entry, in one transaction", () => {
     const admin = await signedInMember(db, "admin", organizationId);
     try {
       const { change, state, actorUserId = admin.user.id } = await setup(admin);
-      const entries = () => db.prisma.auditEntry.findMany({ where: { action, actorUserId } });
+      const entries = () => testPrisma(db).auditEntry.findMany({ where: { action, actorUserId } });
       const before = await state();
-      await db.pool.query(`INSERT INTO test_audit_refused_actors VALUES ($1)`, [actorUserId]);
+      await execute(db, `INSERT INTO test_audit_refused_actors VALUES ($1)`, [actorUserId]);
       await expect(change()).rejects.toThrow();
-      await db.pool.query(`DELETE FROM test_audit_refused_actors WHERE user_id = $1`, [actorUserId]);
+      await execute(db, `DELETE FROM test_audit_refused_actors WHERE user_id = $1`, [actorUserId]);
       expect(await state()).toEqual(before);
       expect(await entries()).toEqual([]);
 

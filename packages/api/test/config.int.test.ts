@@ -1,28 +1,22 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { type Database, ensureSeries, findSession, insertPoints } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { ensureSeries, insertPoints } from "@tidemark/db/metrics";
+import type { Role } from "@tidemark/db/organizations";
+import { testDatabase, testPrisma } from "@tidemark/db/testing";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../db/test/helpers.ts";
-import { createCaller } from "../src/index.ts";
+import { signedInMember } from "./signed-in.ts";
 
 const SHARED = path.join(import.meta.dirname, "..", "..", "..", "..", "shared", "bischeck");
 const MINUTE = 60_000;
-
 let db: Database;
 beforeAll(async () => {
   db = await testDatabase();
 });
 afterAll(async () => db.close());
 
-async function callerFor(role: "viewer" | "editor" | "admin") {
-  const { organization, user } = await createTestOrg(db, role);
-  const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({
-    data: { tokenHash, userId: user.id, activeOrganizationId: organization.id, expiresAt: new Date(Date.now() + 600_000) },
-  });
-  return { organization, user, caller: createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true }) };
-}
+const callerFor = (role: Role) => signedInMember(db, role);
 
 function constantPolicy(value: number, calcMethod: "<" | ">" = "<"): ThresholdPolicy {
   return {
@@ -77,7 +71,7 @@ describe("configuration editing", () => {
 
     await caller.config.hosts.delete({ id: clone.id });
     await expect(caller.config.hosts.get({ id: clone.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    const actions = await db.prisma.auditEntry.findMany({ where: { organizationId: organization.id }, orderBy: { id: "asc" } });
+    const actions = await testPrisma(db).auditEntry.findMany({ where: { organizationId: organization.id }, orderBy: { id: "asc" } });
     expect(actions.map((a) => a.action)).toEqual([
       "host.create",
       "service.create",
@@ -198,7 +192,7 @@ describe("preview and suggestions", () => {
     const quiet = await caller.preview.run({ ...window, draft: constantPolicy(300) });
     expect(quiet.draft?.summary.alerts).toBe(0);
 
-    await db.prisma.deployment.create({
+    await testPrisma(db).deployment.create({
       data: {
         organizationId: organization.id,
         version: 1,
@@ -328,7 +322,7 @@ describe("preview and suggestions", () => {
     expect((await caller.thresholds.suggest({ ...request, bounds: { min: null, max: null } })).bounds.source).toBe("declared");
     expect((await caller.thresholds.suggest({ ...request, bounds: { min: 0, max: 1000 } })).bounds.max).toBe(1000);
 
-    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId: organization.id, action: "item.valueBounds" } });
+    const audit = await testPrisma(db).auditEntry.findMany({ where: { organizationId: organization.id, action: "item.valueBounds" } });
     expect(audit.map((a) => a.after)).toEqual([{ min: 0, max: 70 }]);
     await caller.thresholds.setValueBounds({ itemId: item.id, bounds: { min: null, max: null } });
     expect((await caller.thresholds.suggest(request)).bounds.source).toBe("detected");
@@ -354,7 +348,7 @@ describe("Bischeck import and export", () => {
     await expect(caller.bischeck.commitImport(files)).rejects.toMatchObject({ code: "CONFLICT" });
     const again = await caller.bischeck.previewImport(files);
     expect(again).toMatchObject({ existingHosts: ["localhost"], existingServices: ["localhost-sshport"] });
-    const audit = await db.prisma.auditEntry.findMany({ where: { organizationId: organization.id, action: "configuration.import" } });
+    const audit = await testPrisma(db).auditEntry.findMany({ where: { organizationId: organization.id, action: "configuration.import" } });
     expect(audit).toHaveLength(1);
 
     const exported = await caller.bischeck.export();

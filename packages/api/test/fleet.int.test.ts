@@ -1,7 +1,7 @@
-import { type Database, findSession } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { constantPolicy, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { constantPolicy, createTestOrg, testDatabase } from "../../db/test/helpers.ts";
-import { createCaller } from "../src/index.ts";
+import { signedInMember } from "./signed-in.ts";
 import { itemFields, miniBischeckXml, serviceFields } from "./tenant-fixtures.ts";
 
 let db: Database;
@@ -11,12 +11,7 @@ beforeAll(async () => {
 afterAll(async () => db.close());
 
 async function fleet() {
-  const { organization, user } = await createTestOrg(db, "admin");
-  const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({
-    data: { tokenHash, userId: user.id, activeOrganizationId: organization.id, expiresAt: new Date(Date.now() + 600_000) },
-  });
-  const caller = createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true });
+  const { caller } = await signedInMember(db, "admin");
   const web = await caller.config.hosts.create({ name: "web01", alias: null, description: "" });
   const db1 = await caller.config.hosts.create({ name: "db01", alias: null, description: "" });
   const services = {

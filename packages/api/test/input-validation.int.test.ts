@@ -1,8 +1,8 @@
-import type { Database } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { constantPolicy, testDatabase } from "@tidemark/db/testing";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { constantPolicy, testDatabase } from "../../db/test/helpers.ts";
 import { signedInMember } from "./signed-in.ts";
 import { itemFields, serviceFields } from "./tenant-fixtures.ts";
 

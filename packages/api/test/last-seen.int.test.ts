@@ -1,6 +1,8 @@
-import { type Database, findSession, ingestBatch } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { ingestBatch } from "@tidemark/db/metrics";
+import { findSession } from "@tidemark/db/organizations";
+import { createOrgWithItems, execute, testDatabase, testPrisma } from "@tidemark/db/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createOrgWithItems, testDatabase } from "../../db/test/helpers.ts";
 import { createCaller } from "../src/index.ts";
 
 /** Where values are returned, their age (the last point's time) and the plugin's last word come with them. */
@@ -13,10 +15,12 @@ afterAll(async () => db.close());
 
 it("lists items with their last value, its time, exit code and output, and a series window with its last-seen time", async () => {
   const org = await createOrgWithItems(db, [{ name: "load" }]);
-  const user = await db.prisma.user.create({ data: { email: `u-${crypto.randomUUID()}@t.dev`, name: "u", passwordHash: "x" } });
-  await db.prisma.membership.create({ data: { userId: user.id, organizationId: org, role: "viewer" } });
+  const user = await testPrisma(db).user.create({ data: { email: `u-${crypto.randomUUID()}@t.dev`, name: "u", passwordHash: "x" } });
+  await testPrisma(db).membership.create({ data: { userId: user.id, organizationId: org, role: "viewer" } });
   const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({ data: { tokenHash, userId: user.id, activeOrganizationId: org, expiresAt: new Date(Date.now() + 600_000) } });
+  await testPrisma(db).session.create({
+    data: { tokenHash, userId: user.id, activeOrganizationId: org, expiresAt: new Date(Date.now() + 600_000) },
+  });
   const caller = createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true });
   const ts = Date.now() - 90_000;
   await ingestBatch(db, {
@@ -29,6 +33,5 @@ it("lists items with their last value, its time, exit code and output, and a ser
   const window = await caller.dashboard.series({ seriesId: rows[0]!.seriesId!, from: new Date(ts - 60_000), to: new Date() });
   expect(window.lastSeenAt).toEqual(new Date(ts));
   // Nothing here evaluates: leave no queued work for the worker tests sharing this database.
-  await db.pool.query(`DELETE FROM evaluation_queue WHERE organization_id = $1`, [org]);
+  await execute(db, `DELETE FROM evaluation_queue WHERE organization_id = $1`, [org]);
 });
-

@@ -1,7 +1,8 @@
 import { hashToken } from "@tidemark/auth";
-import { authenticateApiToken, type Database, findSession } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { authenticateApiToken, findSession } from "@tidemark/db/organizations";
+import { testDatabase, testPrisma } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabase } from "../../db/test/helpers.ts";
 import { createCaller } from "../src/index.ts";
 import { createTenant, memberOf } from "./tenant-fixtures.ts";
 
@@ -13,7 +14,7 @@ afterAll(async () => db.close());
 
 async function browserSession(userId: string, organizationId: string) {
   const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({
+  await testPrisma(db).session.create({
     data: { tokenHash, userId, activeOrganizationId: organizationId, expiresAt: new Date(Date.now() + 600_000) },
   });
   return { tokenHash, caller: createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true }) };
@@ -52,11 +53,11 @@ describe("invitations and switching organisation", () => {
     const inviting = await createTenant(db, { deployments: 0 });
     const home = await createTenant(db, { deployments: 0 });
     const joiner = await browserSession(home.admin.userId, home.organizationId);
-    const joinerEmail = (await db.prisma.user.findUniqueOrThrow({ where: { id: home.admin.userId } })).email;
+    const joinerEmail = (await testPrisma(db).user.findUniqueOrThrow({ where: { id: home.admin.userId } })).email;
 
     const created = await inviting.admin.caller.invitations.create({ email: joinerEmail.toUpperCase(), role: "editor" });
     expect(created.path).toBe(`/invite/${created.token}`);
-    const stored = await db.prisma.invitation.findUniqueOrThrow({ where: { id: created.invitation.id } });
+    const stored = await testPrisma(db).invitation.findUniqueOrThrow({ where: { id: created.invitation.id } });
     expect(stored.tokenHash).toBe(hashToken(created.token));
     expect(JSON.stringify(stored)).not.toContain(created.token);
 
@@ -91,7 +92,7 @@ describe("invitations and switching organisation", () => {
   it("refuses an expired or revoked link", async () => {
     const tenant = await createTenant(db, { deployments: 0 });
     const created = await tenant.admin.caller.invitations.create({ email: `late-${tenant.mark}@test.invalid`, role: "viewer" });
-    await db.prisma.invitation.update({ where: { id: created.invitation.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await testPrisma(db).invitation.update({ where: { id: created.invitation.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const anonymous = createCaller({ db, session: null, sameOrigin: true });
     await expect(anonymous.invitations.lookup({ token: created.token })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(tenant.admin.caller.invitations.revoke({ id: tenant.invitationId })).resolves.toEqual({ id: tenant.invitationId });
@@ -103,7 +104,7 @@ describe("API tokens", () => {
   it("are stored hashed, act within one organisation with at most their creator's role, and stop when revoked", async () => {
     const tenant = await createTenant(db, { deployments: 0 });
     const editor = await memberOf(db, tenant, "editor");
-    await db.prisma.membership.update({
+    await testPrisma(db).membership.update({
       where: { userId_organizationId: { userId: editor.userId, organizationId: tenant.organizationId } },
       data: { role: "admin" },
     });
@@ -111,12 +112,12 @@ describe("API tokens", () => {
     const created = await adminCaller.tokens.create({ name: "ci", role: "admin" });
     expect(created.secret.startsWith("tm_api_")).toBe(true);
     expect(created.token.prefix).toBe(created.secret.slice(0, created.token.prefix.length));
-    const stored = await db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.token.id } });
+    const stored = await testPrisma(db).apiToken.findUniqueOrThrow({ where: { id: created.token.id } });
     expect(stored.tokenHash).toBe(hashToken(created.secret));
 
     const session = await authenticateApiToken(db, hashToken(created.secret));
     expect(session).toMatchObject({ organizationId: tenant.organizationId, role: "admin", userId: editor.userId });
-    expect((await db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.token.id } })).lastUsedAt).not.toBeNull();
+    expect((await testPrisma(db).apiToken.findUniqueOrThrow({ where: { id: created.token.id } })).lastUsedAt).not.toBeNull();
 
     const viaToken = createCaller({ db, session, sameOrigin: true });
     expect((await viaToken.organizations.list()).map((o) => o.id)).toEqual([tenant.organizationId]);

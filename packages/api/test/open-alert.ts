@@ -1,4 +1,6 @@
-import { applyEvaluations, type Database, ensureSeries } from "@tidemark/db";
+import { applyEvaluations } from "@tidemark/db/alerts";
+import type { Database } from "@tidemark/db/client";
+import { ensureSeries } from "@tidemark/db/metrics";
 
 /** Opens a CRITICAL alert on series `key` of the organisation, a minute ago; answers when. */
 export async function openAlert(db: Database, organizationId: string, key: string): Promise<Date> {

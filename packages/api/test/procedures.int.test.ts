@@ -1,8 +1,11 @@
-import { type Database, ensureSeries, findSession, insertPoints } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { ensureSeries, insertPoints } from "@tidemark/db/metrics";
+import type { Role } from "@tidemark/db/organizations";
+import { testDatabase, testPrisma } from "@tidemark/db/testing";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../db/test/helpers.ts";
 import { createCaller } from "../src/index.ts";
+import { signedInMember } from "./signed-in.ts";
 import { createTenant } from "./tenant-fixtures.ts";
 
 let db: Database;
@@ -11,15 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => db.close());
 
-async function callerFor(role: "viewer" | "editor" | "admin") {
-  const { organization, user } = await createTestOrg(db, role);
-  const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({
-    data: { tokenHash, userId: user.id, activeOrganizationId: organization.id, expiresAt: new Date(Date.now() + 60_000) },
-  });
-  const session = await findSession(db, tokenHash);
-  return { organization, caller: createCaller({ db, session, sameOrigin: true }) };
-}
+const callerFor = (role: Role) => signedInMember(db, role);
 
 describe("tRPC procedures run with the caller's organisation", () => {
   it("refuses anonymous callers", async () => {
@@ -38,7 +33,7 @@ describe("tRPC procedures run with the caller's organisation", () => {
   it("counts the organisation's hosts, services, items, live agents, open alerts and states, beside another's", async () => {
     const [tenant, other] = await Promise.all([createTenant(db, { deployments: 0 }), createTenant(db, { deployments: 0 })]);
     for (const t of [tenant, other]) {
-      await db.prisma.itemState.create({
+      await testPrisma(db).itemState.create({
         data: { seriesId: BigInt(t.seriesId), ts: new Date(), state: "CRITICAL", hardState: "CRITICAL", softCount: 0 },
       });
     }
@@ -69,7 +64,9 @@ describe("tRPC procedures run with the caller's organisation", () => {
 
   it("validates input at the boundary", async () => {
     const { caller } = await callerFor("viewer");
-    await expect(caller.dashboard.series({ seriesId: 1, from: new Date(2), to: new Date(1) })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.dashboard.series({ seriesId: 1, from: new Date(2), to: new Date(1) })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
     await expect(caller.dashboard.items({ limit: 10_000 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 });

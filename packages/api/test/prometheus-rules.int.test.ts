@@ -2,9 +2,13 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Database, deployDraft, findSession, PROMETHEUS_SERVICE_URL, saveItemPolicy } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { saveItemPolicy } from "@tidemark/db/configuration";
+import { deployDraft } from "@tidemark/db/fleet";
+import { PROMETHEUS_SERVICE_URL } from "@tidemark/db/metrics";
+import { findSession } from "@tidemark/db/organizations";
+import { constantPolicy, createOrgWithItems, testDatabase, testPrisma } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { constantPolicy, createOrgWithItems, testDatabase } from "../../db/test/helpers.ts";
 import { createCaller } from "../src/index.ts";
 
 let db: Database;
@@ -18,12 +22,12 @@ afterAll(async () => {
 });
 
 async function viewerOf(organizationId: string) {
-  const user = await db.prisma.user.create({
+  const user = await testPrisma(db).user.create({
     data: { email: `v-${crypto.randomUUID()}@test.invalid`, name: "Viewer", passwordHash: "scrypt$1$1$1$x$y" },
   });
-  await db.prisma.membership.create({ data: { userId: user.id, organizationId, role: "viewer" } });
+  await testPrisma(db).membership.create({ data: { userId: user.id, organizationId, role: "viewer" } });
   const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({
+  await testPrisma(db).session.create({
     data: { tokenHash, userId: user.id, activeOrganizationId: organizationId, expiresAt: new Date(Date.now() + 60_000) },
   });
   return createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true });
@@ -36,7 +40,7 @@ describe("thresholds.prometheusRules", () => {
       [{ name: "node_load1", policy: constantPolicy(4) }, { name: "plain", policy: constantPolicy(4) }, { name: "bare" }],
       "db1:9100",
     );
-    const items = await db.prisma.serviceItem.findMany({ where: { organizationId: org }, orderBy: { name: "asc" } });
+    const items = await testPrisma(db).serviceItem.findMany({ where: { organizationId: org }, orderBy: { name: "asc" } });
     const [bare, load, plain] = items;
     const caller = await viewerOf(org);
     await expect(caller.thresholds.prometheusRules({ itemId: plain!.id })).rejects.toMatchObject({
@@ -48,8 +52,8 @@ describe("thresholds.prometheusRules", () => {
       message: expect.stringMatching(/no threshold policy/),
     });
 
-    await db.prisma.service.updateMany({ where: { organizationId: org }, data: { url: PROMETHEUS_SERVICE_URL, name: "node" } });
-    await db.prisma.serviceItem.update({ where: { id: load!.id }, data: { seriesKey: "db1:9100-node-node_load1" } });
+    await testPrisma(db).service.updateMany({ where: { organizationId: org }, data: { url: PROMETHEUS_SERVICE_URL, name: "node" } });
+    await testPrisma(db).serviceItem.update({ where: { id: load!.id }, data: { seriesKey: "db1:9100-node-node_load1" } });
     await deployDraft(db, { organizationId: org, createdBy: null, message: "remote-written" });
     const exported = await caller.thresholds.prometheusRules({ itemId: load!.id, intervalSeconds: 15 });
     expect(exported.selector).toBe('node_load1{instance="db1:9100",job="node"}');
@@ -61,9 +65,12 @@ describe("thresholds.prometheusRules", () => {
 
   it("exports the policy in force (the deployed version), not the saved draft, and refuses when the item is not deployed", async () => {
     const org = await createOrgWithItems(db, [{ name: "latency", policy: constantPolicy(4) }], "web1");
-    const item = await db.prisma.serviceItem.findFirstOrThrow({ where: { organizationId: org } });
+    const item = await testPrisma(db).serviceItem.findFirstOrThrow({ where: { organizationId: org } });
     const caller = await viewerOf(org);
-    const actor = { organizationId: org, userId: (await db.prisma.membership.findFirstOrThrow({ where: { organizationId: org } })).userId };
+    const actor = {
+      organizationId: org,
+      userId: (await testPrisma(db).membership.findFirstOrThrow({ where: { organizationId: org } })).userId,
+    };
     const thresholdOf = async () => {
       const exported = await caller.thresholds.prometheusRules({ itemId: item.id, selector: "latency_seconds" });
       return {
@@ -83,12 +90,12 @@ describe("thresholds.prometheusRules", () => {
     await deployDraft(db, { organizationId: org, createdBy: null, message: "raise" });
     expect(await thresholdOf()).toMatchObject({ version: 2, threshold: "9" });
     // An item added since the last deployment has nothing in force.
-    await db.prisma.serviceItem.update({ where: { id: item.id }, data: { seriesKey: "web1-s-renamed" } });
+    await testPrisma(db).serviceItem.update({ where: { id: item.id }, data: { seriesKey: "web1-s-renamed" } });
     await expect(caller.thresholds.prometheusRules({ itemId: item.id, selector: "x" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
       message: expect.stringMatching(/not in deployed version 2.*not the draft/),
     });
-    await db.prisma.deployment.deleteMany({ where: { organizationId: org } });
+    await testPrisma(db).deployment.deleteMany({ where: { organizationId: org } });
     await expect(caller.thresholds.prometheusRules({ itemId: item.id, selector: "x" })).rejects.toMatchObject({
       code: "BAD_REQUEST",
       message: expect.stringMatching(/nothing is deployed yet/),

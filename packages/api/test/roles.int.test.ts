@@ -1,7 +1,8 @@
-import type { Database, Role } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import type { Role } from "@tidemark/db/organizations";
+import { testDatabase } from "@tidemark/db/testing";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabase } from "../../db/test/helpers.ts";
 import { PROCEDURE_CASES } from "./procedure-cases.ts";
 import {
   allProcedures,

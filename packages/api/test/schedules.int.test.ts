@@ -1,24 +1,17 @@
-import { type Database, findSession } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import type { Role } from "@tidemark/db/organizations";
+import { testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../db/test/helpers.ts";
-import { createCaller } from "../src/index.ts";
+import { signedInMember } from "./signed-in.ts";
 
 /** Schedules are checked at save with the shared schedule module; the organisation's time zone is a setting. */
-
 let db: Database;
 beforeAll(async () => {
   db = await testDatabase();
 });
 afterAll(async () => db.close());
 
-async function callerFor(role: "viewer" | "editor" | "admin") {
-  const { organization, user } = await createTestOrg(db, role);
-  const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({
-    data: { tokenHash, userId: user.id, activeOrganizationId: organization.id, expiresAt: new Date(Date.now() + 600_000) },
-  });
-  return { organization, caller: createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true }) };
-}
+const callerFor = (role: Role) => signedInMember(db, role);
 
 const fields = (schedules: string[]) => ({ name: "http", description: "", schedules, url: "https://example.test/", sendServiceData: true });
 
@@ -29,9 +22,14 @@ describe("schedules at save", () => {
     await expect(caller.config.services.create({ hostId: host.id, fields: fields(["5M", "0 0 12 * * 2"]) })).rejects.toThrow(
       /0 0 12 \* \* 2.*Quartz needs \? in day-of-month or in day-of-week .*\(at character 8\)/,
     );
-    await expect(caller.config.services.create({ hostId: host.id, fields: fields(["0 0 12 ? * 2#6"]) })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.config.services.create({ hostId: host.id, fields: fields(["0 0 12 ? * 2#6"]) })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
     expect((await caller.config.services.list({ hostId: host.id })).rows).toHaveLength(0);
-    const saved = await caller.config.services.create({ hostId: host.id, fields: fields(["0 15 10 ? * 6L", "0 0 8 ? * 2#1", "after:web01-ping"]) });
+    const saved = await caller.config.services.create({
+      hostId: host.id,
+      fields: fields(["0 15 10 ? * 6L", "0 0 8 ? * 2#1", "after:web01-ping"]),
+    });
     expect(saved.id).toBeTruthy();
   });
 });

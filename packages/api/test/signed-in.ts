@@ -1,6 +1,13 @@
-import { type Database, findSession, type Role } from "@tidemark/db";
-import { createTestOrg } from "../../db/test/helpers.ts";
+import type { Database } from "@tidemark/db/client";
+import { findSession, type Role } from "@tidemark/db/organizations";
+import { createTestOrg, createTestSession, testPrisma } from "@tidemark/db/testing";
 import { createCaller } from "../src/index.ts";
+
+/** A caller signed in as `userId` (a browser session) with `organizationId` active. */
+export async function sessionCaller(db: Database, userId: string, organizationId: string) {
+  const tokenHash = await createTestSession(db, userId, organizationId);
+  return createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true });
+}
 
 /**
  * A signed-in member with `role`, calling the API as the web app does: of a fresh organisation,
@@ -9,15 +16,6 @@ import { createCaller } from "../src/index.ts";
 export async function signedInMember(db: Database, role: Role, organizationId?: string) {
   const { organization, user } = await createTestOrg(db, role);
   const orgId = organizationId ?? organization.id;
-  if (organizationId) await db.prisma.membership.create({ data: { userId: user.id, organizationId, role } });
-  const tokenHash = `test-${crypto.randomUUID()}`;
-  await db.prisma.session.create({
-    data: { tokenHash, userId: user.id, activeOrganizationId: orgId, expiresAt: new Date(Date.now() + 600_000) },
-  });
-  return {
-    organizationId: orgId,
-    organization,
-    user,
-    caller: createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true }),
-  };
+  if (organizationId) await testPrisma(db).membership.create({ data: { userId: user.id, organizationId, role } });
+  return { organizationId: orgId, organization, user, caller: await sessionCaller(db, user.id, orgId) };
 }

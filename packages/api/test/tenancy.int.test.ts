@@ -1,7 +1,7 @@
-import type { Database } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { testDatabase } from "@tidemark/db/testing";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabase } from "../../db/test/helpers.ts";
 import { PROCEDURE_CASES } from "./procedure-cases.ts";
 import { allProcedures, callByPath, createTenant, serialize, type Tenant, tenantMarkers, tenantSnapshot } from "./tenant-fixtures.ts";
 

@@ -1,9 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { miniBischeck } from "@tidemark/bischeck/testing";
-import { applyEvaluations, type Database, ensureSeries, findSession, type Role } from "@tidemark/db";
+import { applyEvaluations } from "@tidemark/db/alerts";
+import type { Database } from "@tidemark/db/client";
+import { ensureSeries } from "@tidemark/db/metrics";
+import type { Role } from "@tidemark/db/organizations";
+import { constantPolicy, testPrisma } from "@tidemark/db/testing";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
-import { constantPolicy } from "../../db/test/helpers.ts";
-import { appRouter, createCaller } from "../src/index.ts";
+import { appRouter, type createCaller } from "../src/index.ts";
+import { sessionCaller } from "./signed-in.ts";
 
 /**
  * One organisation with one of everything the routers take ids of, built through the API itself,
@@ -59,16 +63,8 @@ export const serviceFields = (name: string) => ({
 /** The Bischeck suite's minimal bischeck.xml, with the host renamed so that imports do not collide. */
 export const miniBischeckXml = (hostName: string) => miniBischeck.replace("<name>h</name>", `<name>${hostName}</name>`);
 
-async function sessionCaller(db: Database, userId: string, organizationId: string): Promise<Caller> {
-  const tokenHash = `test-${randomUUID()}`;
-  await db.prisma.session.create({
-    data: { tokenHash, userId, activeOrganizationId: organizationId, expiresAt: new Date(Date.now() + 3_600_000) },
-  });
-  return createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true });
-}
-
 async function newUser(db: Database, mark: string, label: string) {
-  return db.prisma.user.create({
+  return testPrisma(db).user.create({
     data: { email: `${label}-${mark}@test.invalid`, name: `${label} ${mark}`, passwordHash: "scrypt$1$1$1$x$y" },
   });
 }
@@ -76,14 +72,14 @@ async function newUser(db: Database, mark: string, label: string) {
 /** A member of the tenant's organisation with `role`, signed in there. */
 export async function memberOf(db: Database, tenant: Tenant, role: Role) {
   const user = await newUser(db, tenant.mark, `${role}${randomUUID().slice(0, 6)}`);
-  await db.prisma.membership.create({ data: { userId: user.id, organizationId: tenant.organizationId, role } });
+  await testPrisma(db).membership.create({ data: { userId: user.id, organizationId: tenant.organizationId, role } });
   return { userId: user.id, email: user.email, caller: await sessionCaller(db, user.id, tenant.organizationId) };
 }
 
 export async function createTenant(db: Database, options: { deployments: number }): Promise<Tenant> {
   const mark = randomUUID().slice(0, 8);
   const adminUser = await newUser(db, mark, "admin");
-  const organization = await db.prisma.organization.create({
+  const organization = await testPrisma(db).organization.create({
     data: { slug: `tenant-${mark}`, name: `Tenant ${mark}`, memberships: { create: { userId: adminUser.id, role: "admin" } } },
   });
   const caller = await sessionCaller(db, adminUser.id, organization.id);
@@ -114,7 +110,7 @@ export async function createTenant(db: Database, options: { deployments: number 
       explanation: `CRITICAL 9 (${mark})`,
     },
   ]);
-  const alert = await db.prisma.alert.findFirstOrThrow({ where: { organizationId: organization.id } });
+  const alert = await testPrisma(db).alert.findFirstOrThrow({ where: { organizationId: organization.id } });
   const silence = await caller.alerts.silences.create({
     matchers: { host: hostName, service: "*", item: "*" },
     endsAt: new Date(Date.now() + 3_600_000),
@@ -122,7 +118,7 @@ export async function createTenant(db: Database, options: { deployments: number 
   });
   const webhook = await caller.alerts.webhooks.create({ name: `hook ${mark}`, url: `https://hooks.example.test/${mark}` });
   const member = await newUser(db, mark, "viewer");
-  await db.prisma.membership.create({ data: { userId: member.id, organizationId: organization.id, role: "viewer" } });
+  await testPrisma(db).membership.create({ data: { userId: member.id, organizationId: organization.id, role: "viewer" } });
   const invited = await caller.invitations.create({ email: `invitee-${mark}@test.invalid`, role: "editor" });
   const apiToken = await caller.tokens.create({ name: `script ${mark}`, role: "viewer" });
   return {
@@ -150,7 +146,7 @@ export async function createTenant(db: Database, options: { deployments: number 
 /** Every row that belongs to the tenant, serialized: equal snapshots mean nothing of it changed. */
 export async function tenantSnapshot(db: Database, organizationId: string): Promise<string> {
   const where = { organizationId };
-  const p = db.prisma;
+  const p = testPrisma(db);
   const tables = await Promise.all([
     p.organization.findUnique({ where: { id: organizationId } }),
     p.membership.findMany({ where, orderBy: { userId: "asc" } }),

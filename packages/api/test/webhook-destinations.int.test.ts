@@ -1,6 +1,6 @@
-import type { Database } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { deleteWebhooksOf, execute, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteWebhooksOf, testDatabase } from "../../db/test/helpers.ts";
 import { signedInMember } from "./signed-in.ts";
 
 let db: Database;
@@ -37,7 +37,8 @@ describe("webhook destinations", () => {
     organizations.push(editor.organizationId);
     const viewer = await signedInMember(db, "viewer", editor.organizationId);
     const hook = await editor.caller.alerts.webhooks.create({ name: "ops", url: "https://hooks.example.com/alerts" });
-    await db.pool.query(
+    await execute(
+      db,
       `INSERT INTO notification_deliveries (webhook_id, alert_id, payload, status, attempts, last_error)
        VALUES ($1, gen_random_uuid(), '{"status":"firing"}', 'failed', 3, 'connect ECONNREFUSED 10.1.2.3:8080')`,
       [hook.id],

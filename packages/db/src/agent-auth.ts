@@ -1,5 +1,5 @@
 import { hashToken } from "@tidemark/auth";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 
 export interface AuthenticatedAgent {
   agentId: string;
@@ -13,7 +13,7 @@ export interface AuthenticatedAgent {
  */
 export async function authenticateAgent(db: Database, bearer: string | null | undefined): Promise<AuthenticatedAgent | null> {
   if (!bearer?.startsWith("tm_agent_")) return null;
-  const { rows } = await db.pool.query<{ id: string; organization_id: string; name: string }>(
+  const { rows } = await poolOf(db).query<{ id: string; organization_id: string; name: string }>(
     `WITH agent AS (
        SELECT id, organization_id, name, last_seen_at FROM agents WHERE token_hash = $1 AND revoked_at IS NULL
      ), seen AS (

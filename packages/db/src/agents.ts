@@ -1,7 +1,7 @@
 import { hashToken, issueToken } from "@tidemark/auth";
 import { seriesKey } from "@tidemark/model";
 import { type Audited, recordAuditedSql, systemActor } from "./audit.ts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf, prismaOf } from "./database.ts";
 import { inSqlTransaction } from "./sql-transaction.ts";
 
 /** Collector agents of an organisation: their tokens (hash only), liveness and what they run. */
@@ -19,7 +19,7 @@ export interface AgentView {
 }
 
 export async function listAgents(db: Database, organizationId: string): Promise<AgentView[]> {
-  const { rows } = await db.pool.query<{
+  const { rows } = await poolOf(db).query<{
     id: string;
     name: string;
     token_prefix: string;
@@ -103,6 +103,11 @@ export async function revokeAgent(
  * revoked: null then, and nothing is changed. Creating or re-keying it is recorded in the audit
  * log (same transaction) as the system, named `by`; finding it as it should be changes nothing.
  */
+/** Whether the organisation has an agent of this name (revoked or not). */
+export async function agentExists(db: Database, organizationId: string, name: string): Promise<boolean> {
+  return (await prismaOf(db).agent.count({ where: { organizationId, name } })) > 0;
+}
+
 export async function provisionAgent(
   db: Database,
   organizationId: string,
@@ -165,7 +170,7 @@ export async function ensureAgentChecks(
   host: string,
   services: AgentCheckSpec[],
 ): Promise<void> {
-  const client = await db.pool.connect();
+  const client = await poolOf(db).connect();
   try {
     await client.query("BEGIN");
     const { rows: hosts } = await client.query<{ id: string }>(

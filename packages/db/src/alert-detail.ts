@@ -2,7 +2,7 @@ import { type ItemAlertSettings, itemAlertSettingsSchema } from "@tidemark/alert
 import type { State } from "@tidemark/thresholds";
 import type { z } from "zod";
 import { type Audited, recordAudited, recordAuditedSql } from "./audit.ts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf, prismaOf } from "./database.ts";
 import { inSqlTransaction } from "./sql-transaction.ts";
 
 export interface AlertEventView {
@@ -43,7 +43,7 @@ export interface AlertDetail {
 
 /** One alert with its history: its own events and the series' state changes while it was open. */
 export async function alertDetail(db: Database, organizationId: string, alertId: string): Promise<AlertDetail | null> {
-  const { rows } = await db.pool.query(
+  const { rows } = await poolOf(db).query(
     `SELECT a.id, a.series_id, s.key, i.id AS item_id, i.alert_recovery_margin, i.alert_min_duration_seconds,
             i.state_source, i.stale_after_intervals,
             a.severity, a.peak_severity, a.opened_at, a.closed_at, a.flapping, a.value, a.threshold, a.warning, a.critical,
@@ -57,12 +57,12 @@ export async function alertDetail(db: Database, organizationId: string, alertId:
   const a = rows[0];
   if (!a) return null;
   const [events, changes] = await Promise.all([
-    db.pool.query(
+    poolOf(db).query(
       `SELECT e.id::text AS id, e.ts, e.kind, e.severity, e.value, e.threshold, e.warning, e.critical, e.detail, u.name AS actor_name
        FROM alert_events e LEFT JOIN users u ON u.id = e.actor_user_id WHERE e.alert_id = $1 ORDER BY e.ts, e.id`,
       [alertId],
     ),
-    db.pool.query(
+    poolOf(db).query(
       `SELECT ts, state, hard, value, threshold, explanation FROM state_changes
        WHERE series_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts LIMIT 1000`,
       [a.series_id, a.opened_at, a.closed_at ?? new Date()],
@@ -165,7 +165,7 @@ export async function updateItemAlertSettings(
 ): Promise<{ before: ItemAlertSettings; after: ItemAlertSettings } | null> {
   // Settings left out take their defaults (where the state comes from, when the item is stale).
   const settings = itemAlertSettingsSchema.parse(input);
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const item = await tx.serviceItem.findFirst({
       where: { id: itemId, organizationId },
       select: { alertRecoveryMargin: true, alertMinDurationSeconds: true, stateSource: true, staleAfterIntervals: true },

@@ -1,6 +1,6 @@
 import { shownLanes, stateOfLetter, type Timeline, timelineLanes } from "@tidemark/alerts";
 import type { State } from "@tidemark/thresholds";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 
 export interface TimelineFilters {
   /** Peak severities to show; all when empty. */
@@ -48,7 +48,7 @@ export async function alertTimeline(
   const maxAlerts = opts.maxAlerts ?? 20_000;
   const maxChanges = opts.maxChanges ?? 200_000;
   // The window's series first (few), so that host and service filters cut the alerts fetched.
-  const { rows: seriesRows } = await db.pool.query<{ id: string; key: string }>(
+  const { rows: seriesRows } = await poolOf(db).query<{ id: string; key: string }>(
     `SELECT s.id, s.key FROM series s
      WHERE s.organization_id = $1 AND EXISTS (
        SELECT 1 FROM alerts a WHERE a.series_id = s.id AND a.opened_at < $3 AND (a.closed_at IS NULL OR a.closed_at > $2))`,
@@ -63,7 +63,7 @@ export async function alertTimeline(
   // first letter), not a row or a JSON array per alert: at 10 000 alerts and 25 000 changes,
   // building and shipping per-row values costs twice what finding them does. The aggregates read
   // the ordered, limited subquery in one pass, so the columns line up and keep its order.
-  const { rows: alertRows } = await db.pool.query<{ columns: AlertColumns }>(
+  const { rows: alertRows } = await poolOf(db).query<{ columns: AlertColumns }>(
     `SELECT json_build_object(
        'id', json_agg(id), 'series', json_agg(series_id),
        'severity', string_agg(left(severity::text, 1), ''), 'peak', string_agg(left(peak_severity::text, 1), ''),
@@ -109,7 +109,7 @@ export async function alertTimeline(
     : [];
   const laneList = shownLanes(candidates, alerts);
   if (laneList.length === 0) return { lanes: [], alerts: [], changes: [], truncated: false };
-  const { rows: changeRows } = await db.pool.query<{ columns: ChangeColumns }>(
+  const { rows: changeRows } = await poolOf(db).query<{ columns: ChangeColumns }>(
     `SELECT json_build_object(
        'series', json_agg(series_id), 'ts', json_agg((extract(epoch FROM ts) * 1000)::bigint),
        'state', string_agg(left(state::text, 1), ''), 'hard', string_agg(CASE WHEN hard THEN '1' ELSE '0' END, '')) AS columns

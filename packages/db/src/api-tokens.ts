@@ -1,6 +1,6 @@
 import { type Audited, recordAudited } from "./audit.ts";
 import type { Role, SessionView } from "./auth.ts";
-import type { Database } from "./database.ts";
+import { type Database, prismaOf } from "./database.ts";
 
 /**
  * API tokens: bearer secrets for scripts, scoped to one organisation and a role. Only the hash and
@@ -42,7 +42,7 @@ export async function createApiToken(
   input: { organizationId: string; name: string; role: Role; prefix: string; tokenHash: string; createdBy: string },
   audit?: Audited<ApiTokenView>,
 ): Promise<ApiTokenView> {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const created = view(await tx.apiToken.create({ data: input }));
     await recordAudited(tx, audit, created);
     return created;
@@ -50,7 +50,7 @@ export async function createApiToken(
 }
 
 export async function listApiTokens(db: Database, organizationId: string): Promise<ApiTokenView[]> {
-  const rows = await db.prisma.apiToken.findMany({
+  const rows = await prismaOf(db).apiToken.findMany({
     where: { organizationId },
     orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { createdAt: "desc" }],
     take: 500,
@@ -60,7 +60,7 @@ export async function listApiTokens(db: Database, organizationId: string): Promi
 
 /** Before and after, or null when no active token has this id in the organisation. */
 export async function revokeApiToken(db: Database, organizationId: string, id: string, now = new Date(), audit?: Audited<ApiTokenView>) {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const { count } = await tx.apiToken.updateMany({ where: { id, organizationId, revokedAt: null }, data: { revokedAt: now } });
     if (count !== 1) return null;
     const revoked = view(await tx.apiToken.findUniqueOrThrow({ where: { id } }));
@@ -75,15 +75,15 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** The session an `Authorization: Bearer tm_api_…` request runs with, or null when the token is unknown or revoked. */
 export async function authenticateApiToken(db: Database, tokenHash: string, now = new Date()): Promise<SessionView | null> {
-  const token = await db.prisma.apiToken.findUnique({ where: { tokenHash }, include: { organization: true } });
+  const token = await prismaOf(db).apiToken.findUnique({ where: { tokenHash }, include: { organization: true } });
   if (!token || token.revokedAt || !token.createdBy) return null;
-  const creator = await db.prisma.membership.findUnique({
+  const creator = await prismaOf(db).membership.findUnique({
     where: { userId_organizationId: { userId: token.createdBy, organizationId: token.organizationId } },
     include: { user: true },
   });
   if (!creator) return null;
   if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    await db.prisma.apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
+    await prismaOf(db).apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
   }
   return {
     sessionId: `${API_TOKEN_SESSION}${token.id}`,

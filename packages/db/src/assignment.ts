@@ -1,6 +1,6 @@
 import { type AuditActor, recordAuditedSql } from "./audit.ts";
-import { ConfigNotFoundError, likePattern, RUNS_NOWHERE, SERVICE_SEARCH } from "./config-edit.ts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
+import { ConfigNotFoundError, likePattern, RUNS_NOWHERE, SERVICE_SEARCH } from "./draft-configuration.ts";
 import { inSqlTransaction } from "./sql-transaction.ts";
 
 /**
@@ -22,7 +22,7 @@ export interface AssignmentResult {
 /** Names of the organisation's active agents among `agentIds`; an id that is not one is refused. */
 export async function activeAgentNames(db: Database, organizationId: string, agentIds: readonly string[]): Promise<Map<string, string>> {
   const ids = [...new Set(agentIds)];
-  const { rows } = await db.pool.query<{ id: string; name: string }>(
+  const { rows } = await poolOf(db).query<{ id: string; name: string }>(
     `SELECT id, name FROM agents WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND revoked_at IS NULL`,
     [organizationId, ids],
   );
@@ -31,7 +31,7 @@ export async function activeAgentNames(db: Database, organizationId: string, age
 }
 
 async function activeAgentName(db: Database, organizationId: string, agentId: string): Promise<string> {
-  const { rows } = await db.pool.query<{ name: string }>(
+  const { rows } = await poolOf(db).query<{ name: string }>(
     `SELECT name FROM agents WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL`,
     [agentId, organizationId],
   );
@@ -51,7 +51,7 @@ async function checkTargetInOrganisation(db: Database, organizationId: string, t
   if ("search" in target) return;
   const ids = "serviceIds" in target ? [...new Set(target.serviceIds)] : [target.hostId];
   const table = "serviceIds" in target ? "services" : "hosts";
-  const { rows } = await db.pool.query<{ n: number }>(
+  const { rows } = await poolOf(db).query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
     [organizationId, ids],
   );
@@ -105,7 +105,7 @@ export interface AgentService {
 
 /** The services an agent is assigned in the draft (what it runs once deployed). */
 export async function listAgentServices(db: Database, organizationId: string, agentId: string): Promise<AgentService[]> {
-  const { rows } = await db.pool.query<AgentService>(
+  const { rows } = await poolOf(db).query<AgentService>(
     `SELECT s.id, h.name AS host, s.name AS service, s.url, s.schedules,
             (SELECT count(*)::int FROM service_items i WHERE i.service_id = s.id) AS items
      FROM services s JOIN hosts h ON h.id = s.host_id
@@ -117,7 +117,7 @@ export async function listAgentServices(db: Database, organizationId: string, ag
 
 /** How many agent-run services of the organisation run nowhere (no active agent). */
 export async function countServicesRunningNowhere(db: Database, organizationId: string): Promise<number> {
-  const { rows } = await db.pool.query<{ n: number }>(
+  const { rows } = await poolOf(db).query<{ n: number }>(
     `SELECT count(*)::int AS n FROM services s WHERE s.organization_id = $1 AND ${RUNS_NOWHERE}`,
     [organizationId],
   );

@@ -1,4 +1,4 @@
-import type { Database } from "./database.ts";
+import { type Database, prismaOf } from "./database.ts";
 
 /** Reading the audit log: newest first, filtered, paged by id (entries are append-only). */
 
@@ -34,7 +34,7 @@ export interface AuditRow {
 
 export async function listAuditEntries(db: Database, organizationId: string, filter: AuditFilter) {
   const action = filter.action ?? null;
-  const rows = await db.prisma.auditEntry.findMany({
+  const rows = await prismaOf(db).auditEntry.findMany({
     where: {
       organizationId,
       ...(filter.actorUserId ? { actorUserId: filter.actorUserId } : {}),
@@ -51,7 +51,7 @@ export async function listAuditEntries(db: Database, organizationId: string, fil
   });
   const page = rows.slice(0, filter.limit);
   const actorIds = [...new Set(page.map((r) => r.actorUserId).filter((id): id is string => id !== null))];
-  const actors = await db.prisma.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, name: true, email: true } });
+  const actors = await prismaOf(db).user.findMany({ where: { id: { in: actorIds } }, select: { id: true, name: true, email: true } });
   const byId = new Map(actors.map((a) => [a.id, a]));
   const entries: AuditRow[] = page.map((r) => ({
     id: r.id.toString(),
@@ -73,25 +73,25 @@ export async function listAuditEntries(db: Database, organizationId: string, fil
 /** The values the filters can take in this organisation: who has acted, which actions and targets exist. */
 export async function auditFacets(db: Database, organizationId: string) {
   const [actions, targetTypes, actorIds] = await Promise.all([
-    db.prisma.auditEntry.findMany({
+    prismaOf(db).auditEntry.findMany({
       where: { organizationId },
       distinct: ["action"],
       select: { action: true },
       orderBy: { action: "asc" },
     }),
-    db.prisma.auditEntry.findMany({
+    prismaOf(db).auditEntry.findMany({
       where: { organizationId },
       distinct: ["targetType"],
       select: { targetType: true },
       orderBy: { targetType: "asc" },
     }),
-    db.prisma.auditEntry.findMany({
+    prismaOf(db).auditEntry.findMany({
       where: { organizationId, actorUserId: { not: null } },
       distinct: ["actorUserId"],
       select: { actorUserId: true },
     }),
   ]);
-  const actors = await db.prisma.user.findMany({
+  const actors = await prismaOf(db).user.findMany({
     where: { id: { in: actorIds.map((a) => a.actorUserId).filter((id): id is string => id !== null) } },
     select: { id: true, name: true, email: true },
     orderBy: { name: "asc" },

@@ -1,5 +1,6 @@
 import type pg from "pg";
-import type { PrismaClient } from "./prisma.ts";
+import { type Database, isDatabase, prismaOf } from "./database.ts";
+import type { PrismaTransaction } from "./prisma.ts";
 
 /** `anonymous`: someone not signed in (a failed sign-in). */
 export type ActorKind = "user" | "api-token" | "agent" | "system" | "anonymous";
@@ -71,9 +72,10 @@ export interface AuditInput {
 
 const toJson = (v: unknown) => (v === undefined || v === null ? undefined : (JSON.parse(JSON.stringify(v)) as object));
 
-/** Writes one entry; pass `{ prisma: tx }` to write it inside the transaction of the change it records. */
-export async function recordAudit(db: { prisma: Pick<PrismaClient, "auditEntry"> }, entry: AuditInput): Promise<void> {
-  await db.prisma.auditEntry.create({
+/** Writes one entry; pass the transaction of the change it records to write it inside that. */
+export async function recordAudit(target: Database | PrismaTransaction, entry: AuditInput): Promise<void> {
+  const prisma = isDatabase(target) ? prismaOf(target) : target;
+  await prisma.auditEntry.create({
     data: {
       organizationId: entry.organizationId,
       actorUserId: entry.actorUserId,
@@ -89,10 +91,10 @@ export async function recordAudit(db: { prisma: Pick<PrismaClient, "auditEntry">
 }
 
 /** Writes the entry `audit` makes of `result` through the transaction `tx` of the change (Prisma). */
-export async function recordAudited<T>(tx: { auditEntry: PrismaClient["auditEntry"] }, audit: Audited<T> | undefined, result: T) {
+export async function recordAudited<T>(tx: PrismaTransaction, audit: Audited<T> | undefined, result: T) {
   const change = audit?.describe(result);
   if (!audit || !change) return;
-  await recordAudit({ prisma: tx }, { ...actorFields(audit.actor), ...change });
+  await recordAudit(tx, { ...actorFields(audit.actor), ...change });
 }
 
 /** Writes the entry `audit` makes of `result` on `client`, inside the change's BEGIN … COMMIT (plain SQL). */

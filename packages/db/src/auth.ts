@@ -1,4 +1,4 @@
-import type { Database } from "./database.ts";
+import { type Database, poolOf, prismaOf } from "./database.ts";
 
 /** Sign-in lookups. Secrets arrive here already hashed; this layer never sees a password. */
 
@@ -16,14 +16,11 @@ export interface SessionView {
 }
 
 export async function findUserByEmail(db: Database, email: string) {
-  return db.prisma.user.findUnique({ where: { email: email.toLowerCase() } });
+  return prismaOf(db).user.findUnique({ where: { email: email.toLowerCase() } });
 }
 
-export async function createSession(
-  db: Database,
-  input: { tokenHash: string; userId: string; organizationId: string; expiresAt: Date },
-) {
-  return db.prisma.session.create({
+export async function createSession(db: Database, input: { tokenHash: string; userId: string; organizationId: string; expiresAt: Date }) {
+  return prismaOf(db).session.create({
     data: {
       tokenHash: input.tokenHash,
       userId: input.userId,
@@ -42,7 +39,7 @@ export async function createSession(
  * connections, and a second connection preparing the same name fails.
  */
 export async function findSession(db: Database, tokenHash: string, now = new Date()): Promise<SessionView | null> {
-  const { rows } = await db.pool.query<SessionView>({
+  const { rows } = await poolOf(db).query<SessionView>({
     text: `SELECT s.id AS "sessionId", s.user_id AS "userId", u.email, u.name,
                   s.active_organization_id AS "organizationId", o.name AS "organizationName", o.slug AS "organizationSlug",
                   m.role::text AS role
@@ -57,15 +54,15 @@ export async function findSession(db: Database, tokenHash: string, now = new Dat
 }
 
 export async function deleteSession(db: Database, tokenHash: string): Promise<void> {
-  await db.prisma.session.deleteMany({ where: { tokenHash } });
+  await prismaOf(db).session.deleteMany({ where: { tokenHash } });
 }
 
 export async function firstMembership(db: Database, userId: string) {
-  return db.prisma.membership.findFirst({ where: { userId }, orderBy: { createdAt: "asc" } });
+  return prismaOf(db).membership.findFirst({ where: { userId }, orderBy: { createdAt: "asc" } });
 }
 
 export async function listMemberships(db: Database, userId: string) {
-  return db.prisma.membership.findMany({
+  return prismaOf(db).membership.findMany({
     where: { userId },
     include: { organization: true },
     orderBy: { createdAt: "asc" },

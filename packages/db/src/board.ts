@@ -1,5 +1,5 @@
-import { likePattern } from "./config-edit.ts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
+import { likePattern } from "./draft-configuration.ts";
 
 /**
  * The overview's board: every service item with its state, last value and a 24-hour sparkline,
@@ -52,7 +52,7 @@ export async function listBoard(db: Database, organizationId: string, q: BoardQu
   const cursor = readCursor(q.after, q.sort);
   const ranks = q.states.map((s) => BOARD_STATES.indexOf(s));
   const order = q.sort === "state" ? "rank, i.series_key" : "i.series_key";
-  const { rows } = await db.pool.query<{
+  const { rows } = await poolOf(db).query<{
     id: string;
     series_key: string;
     url: string;
@@ -110,7 +110,7 @@ async function hourlyMeans(db: Database, seriesIds: number[], now: Date): Promis
   const out = new Map<number, (number | null)[]>();
   if (seriesIds.length === 0) return out;
   const from = new Date(now.getTime() - 24 * HOUR);
-  const { rows } = await db.pool.query<{ series_id: string; slot: number; avg: number }>(
+  const { rows } = await poolOf(db).query<{ series_id: string; slot: number; avg: number }>(
     `SELECT p.series_id, floor(extract(epoch FROM p.ts - $2::timestamptz) / 3600)::int AS slot, avg(p.value) AS avg
      FROM metric_points p
      WHERE p.series_id = ANY($1::bigint[]) AND p.ts >= $2 AND p.ts < $3 AND p.value IS NOT NULL
@@ -127,7 +127,7 @@ async function hourlyMeans(db: Database, seriesIds: number[], now: Date): Promis
 
 /** How many items are in each board state (never-evaluated ones too), for the state filter's counts. */
 export async function countBoardStates(db: Database, organizationId: string): Promise<Record<BoardState, number>> {
-  const { rows } = await db.pool.query<{ rank: number; n: number }>(
+  const { rows } = await poolOf(db).query<{ rank: number; n: number }>(
     `SELECT ${RANK_SQL} AS rank, count(*)::int AS n
      FROM service_items i
      LEFT JOIN series se ON se.organization_id = i.organization_id AND se.key = i.series_key

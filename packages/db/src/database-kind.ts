@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { type Database, poolOf } from "./database.ts";
 
 export type DatabaseKind = "timescaledb" | "plain-postgresql";
 
@@ -15,10 +16,7 @@ export interface DatabaseInfo {
  * TimescaleDB when the extension is installed (or, with `install`, can be): everything else is
  * treated as plain PostgreSQL 15+, which Tidemark supports through fallbacks.
  */
-export async function detectDatabaseKind(
-  client: Pick<pg.ClientBase, "query">,
-  opts: { install?: boolean } = {},
-): Promise<DatabaseKind> {
+export async function detectDatabaseKind(client: Pick<pg.ClientBase, "query">, opts: { install?: boolean } = {}): Promise<DatabaseKind> {
   if (opts.install) {
     const available = await client.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'timescaledb'`);
     if (available.rowCount) {
@@ -47,4 +45,9 @@ export async function databaseInfo(client: Pick<pg.ClientBase, "query">): Promis
     serverVersion: row?.server_version ?? "unknown",
     embedded: row?.embedded ?? false,
   };
+}
+
+/** What the database is now (`db.info` is what it was at connection). */
+export function currentDatabaseInfo(db: Database): Promise<DatabaseInfo> {
+  return databaseInfo(poolOf(db));
 }

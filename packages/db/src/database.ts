@@ -3,31 +3,62 @@ import { checkConnection, createPool, type PoolOptions } from "./connection.ts";
 import { type DatabaseInfo, databaseInfo } from "./database-kind.ts";
 import { createPrisma, type PrismaClient } from "./prisma.ts";
 
+/**
+ * The key of a Database's connections. Exported to this package's modules only (no entry point
+ * re-exports it): callers hold a Database and pass it back to db's functions, never reach the SQL.
+ */
+export const CONNECTIONS: unique symbol = Symbol("tidemark.db.connections");
+
+interface Connections {
+  pool: pg.Pool;
+  readonly prisma: PrismaClient;
+}
+
 /** Everything that talks to PostgreSQL goes through one of these per process. */
 export interface Database {
-  url: string;
-  pool: pg.Pool;
-  prisma: PrismaClient;
-  info: DatabaseInfo;
+  readonly url: string;
+  readonly info: DatabaseInfo;
   close(): Promise<void>;
+  readonly [CONNECTIONS]: Connections;
+}
+
+/** The database's pool (package-internal). */
+export function poolOf(db: Database): pg.Pool {
+  return db[CONNECTIONS].pool;
+}
+
+/** The database's Prisma client, created on first use (package-internal). */
+export function prismaOf(db: Database): PrismaClient {
+  return db[CONNECTIONS].prisma;
+}
+
+/** Whether `target` is a Database rather than one of its connections (a transaction's client). */
+export function isDatabase(target: object): target is Database {
+  return CONNECTIONS in target;
 }
 
 export async function connectDatabase(url: string, opts: PoolOptions = {}): Promise<Database> {
   const pool = createPool(url, opts);
   await checkConnection(pool, url);
-  const info = await databaseInfo(pool);
+  return databaseOver(pool, url, await databaseInfo(pool));
+}
+
+/** A Database over `pool`, taken to be `info` (connectDatabase, and testing's unchecked database). */
+export function databaseOver(pool: pg.Pool, url: string, info: DatabaseInfo): Database {
   // Created on first use: the worker (plain SQL throughout) never uses it, and Prisma's client
   // with its query compiler costs a process tens of megabytes.
   let prisma: PrismaClient | null = null;
   let closed = false;
   return {
     url,
-    pool,
-    get prisma() {
-      prisma ??= createPrisma(pool);
-      return prisma;
-    },
     info,
+    [CONNECTIONS]: {
+      pool,
+      get prisma() {
+        prisma ??= createPrisma(pool);
+        return prisma;
+      },
+    },
     async close() {
       if (closed) return;
       closed = true;

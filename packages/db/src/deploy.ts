@@ -7,7 +7,7 @@ import {
   readSnapshot,
 } from "@tidemark/config-render";
 import type { AuditChange, Audited } from "./audit.ts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 import { agentDeployStates, createDeployment, readDeploymentSource } from "./deployments.ts";
 
 /**
@@ -24,7 +24,7 @@ export async function readDraftSnapshot(db: Database, organizationId: string): P
 
 /** The organisation's latest deployment: what runs (null: it never deployed). */
 export async function latestDeployment(db: Database, organizationId: string): Promise<DeployedVersion | null> {
-  const { rows } = await db.pool.query<{ version: number; created_at: Date; snapshot: unknown }>(
+  const { rows } = await poolOf(db).query<{ version: number; created_at: Date; snapshot: unknown }>(
     `SELECT version, created_at, snapshot FROM deployments WHERE organization_id = $1 ORDER BY version DESC LIMIT 1`,
     [organizationId],
   );

@@ -1,5 +1,5 @@
 import { type ThresholdPolicy, thresholdPolicySchema } from "@tidemark/thresholds/policy";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 
 /**
  * The threshold policy in force for an item: the one frozen in the organisation's deployed version
@@ -22,7 +22,7 @@ export type DeployedItemPolicy =
 
 /** null: no such item in the organisation. */
 export async function deployedItemPolicy(db: Database, organizationId: string, itemId: string): Promise<DeployedItemPolicy | null> {
-  const { rows } = await db.pool.query<{
+  const { rows } = await poolOf(db).query<{
     version: number | null;
     in_deployment: boolean;
     series_key: string;

@@ -10,8 +10,8 @@ import type { Configuration } from "@tidemark/model";
 import type { AgentStatus } from "@tidemark/protocol";
 import type pg from "pg";
 import { type Audited, agentActor, recordAuditedSql } from "./audit.ts";
-import { policyFromRow, policyInclude } from "./configuration.ts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf, prismaOf } from "./database.ts";
+import { policyFromRow, policyInclude } from "./policy-rows.ts";
 import { inSqlTransaction } from "./sql-transaction.ts";
 
 /**
@@ -29,7 +29,7 @@ export interface DeploymentSource {
 
 /** The organisation's configuration as it is now (the draft), with which agent runs which service. */
 export async function readDeploymentSource(db: Database, organizationId: string): Promise<DeploymentSource> {
-  const hosts = await db.prisma.host.findMany({
+  const hosts = await prismaOf(db).host.findMany({
     where: { organizationId },
     orderBy: { name: "asc" },
     include: {
@@ -99,7 +99,7 @@ export interface AgentDeployState {
 }
 
 export async function agentDeployStates(db: Database, organizationId: string): Promise<AgentDeployState[]> {
-  const { rows } = await db.pool.query<{
+  const { rows } = await poolOf(db).query<{
     id: string;
     name: string;
     last_seen_at: Date | null;
@@ -148,7 +148,7 @@ export async function createDeployment(
   audit?: Audited<{ id: string; version: number }>,
 ): Promise<{ id: string; version: number }> {
   for (let attempt = 0; ; attempt++) {
-    const client = await db.pool.connect();
+    const client = await poolOf(db).connect();
     try {
       await client.query("BEGIN");
       const { rows } = await client.query<{ id: string; version: number }>(
@@ -220,7 +220,7 @@ export async function deploymentSnapshot(
   organizationId: string,
   version: number,
 ): Promise<{ id: string; version: number; snapshot: unknown } | null> {
-  const { rows } = await db.pool.query<{ id: string; version: number; snapshot: unknown }>(
+  const { rows } = await poolOf(db).query<{ id: string; version: number; snapshot: unknown }>(
     `SELECT id, version, snapshot FROM deployments WHERE organization_id = $1 AND version = $2`,
     [organizationId, version],
   );
@@ -240,7 +240,7 @@ export interface DeploymentSummary {
 }
 
 export async function listDeployments(db: Database, organizationId: string, limit = 50): Promise<DeploymentSummary[]> {
-  const { rows } = await db.pool.query<{
+  const { rows } = await poolOf(db).query<{
     id: string;
     version: number;
     config_hash: string;
@@ -290,12 +290,12 @@ export interface TargetProgress extends TargetFacts {
 }
 
 export async function deploymentProgress(db: Database, organizationId: string, version: number): Promise<TargetProgress[] | null> {
-  const deployment = await db.pool.query(`SELECT 1 FROM deployments WHERE organization_id = $1 AND version = $2`, [
+  const deployment = await poolOf(db).query(`SELECT 1 FROM deployments WHERE organization_id = $1 AND version = $2`, [
     organizationId,
     version,
   ]);
   if (deployment.rowCount === 0) return null;
-  const { rows } = await db.pool.query<{
+  const { rows } = await poolOf(db).query<{
     agent_id: string;
     agent: string;
     status: TargetStatus;
@@ -337,7 +337,7 @@ export interface PendingConfig {
  * one until its retry time. An agent starting afresh (after 0) gets what it should run now.
  */
 export async function nextConfigForAgent(db: Database, agentId: string, afterVersion: number): Promise<PendingConfig | null> {
-  const { rows } = await db.pool.query<{ deployment_id: string; version: number; snapshot: unknown; rendered_hash: string }>(
+  const { rows } = await poolOf(db).query<{ deployment_id: string; version: number; snapshot: unknown; rendered_hash: string }>(
     `SELECT t.deployment_id, d.version, d.snapshot, t.rendered_hash
      FROM deployment_targets t JOIN deployments d ON d.id = t.deployment_id
      WHERE t.agent_id = $1 AND d.version > $2 AND NOT (t.status = 'failed' AND t.next_attempt_at > now())
@@ -350,7 +350,7 @@ export async function nextConfigForAgent(db: Database, agentId: string, afterVer
 
 /** The agent fetched the deployment: pending (or failed, being retried) becomes delivered. */
 export async function markDelivered(db: Database, deploymentId: string, agentId: string): Promise<void> {
-  await db.pool.query(
+  await poolOf(db).query(
     `UPDATE deployment_targets SET status = 'delivered', attempts = attempts + 1, updated_at = now()
      WHERE deployment_id = $1 AND agent_id = $2 AND status IN ('pending', 'failed')`,
     [deploymentId, agentId],

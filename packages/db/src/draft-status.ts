@@ -1,12 +1,12 @@
 import type { StateSource } from "@tidemark/alerts";
 import { itemDeploymentStatus as compareWithDeployed, type ItemDeploymentStatus, readItemDecision } from "@tidemark/config-render";
-import { getItem } from "./config-edit.ts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
+import { getItem } from "./draft-configuration.ts";
 
 /** How an item's saved draft stands against what the worker evaluates (the comparison is @tidemark/config-render's). */
 export async function itemDeploymentStatus(db: Database, organizationId: string, itemId: string): Promise<ItemDeploymentStatus> {
   const item = await getItem(db, organizationId, itemId);
-  const { rows } = await db.pool.query<{
+  const { rows } = await poolOf(db).query<{
     version: number | null;
     policy: unknown;
     deployed_margin: number | null;

@@ -2,9 +2,9 @@ import type { StateSource } from "@tidemark/alerts";
 import { MAX_FUTURE_SKEW_MS } from "@tidemark/protocol";
 import type { State, ThresholdPolicy } from "@tidemark/thresholds/policy";
 import type pg from "pg";
-import type { Database } from "./database.ts";
+import { type Database, isDatabase, poolOf } from "./database.ts";
 import { ensureSeries } from "./metrics.ts";
-import { WriteStatement } from "./write-statement.ts";
+import { WritePipeline, type WriteStatement } from "./write-statement.ts";
 
 /** A state stamped further ahead than ingest accepts (stored before it refused such points) yields to any new one. */
 const FUTURE_SKEW_SQL = `interval '${MAX_FUTURE_SKEW_MS / 1000} seconds'`;
@@ -62,7 +62,7 @@ export function evaluationLockKey(organizationId: string, shard: number): bigint
 
 /**
  * Opens a transaction holding every evaluation lock of the organisation (for writers outside
- * the worker, such as applyEvaluations): no shard's decider runs meanwhile. The locks are taken
+ * the worker: beginOrganizationEvaluation): no shard's decider runs meanwhile. The locks are taken
  * in shard order and a worker holds one at a time, so no two takers deadlock. BEGIN and the
  * locks travel in one round trip (the simple protocol takes several statements, but no
  * parameters: the keys are validated numbers).
@@ -88,7 +88,7 @@ export interface DueShard {
  * takes the first no other worker holds.
  */
 export async function dueShards(db: Database, limit = 2 * EVALUATION_SHARDS): Promise<DueShard[]> {
-  const { rows } = await db.pool.query<{ organization_id: string; shard: number; waited_ms: number }>(
+  const { rows } = await poolOf(db).query<{ organization_id: string; shard: number; waited_ms: number }>(
     `SELECT organization_id, shard, extract(epoch FROM now() - created_at)::float8 * 1000 AS waited_ms FROM (
        SELECT DISTINCT ON (organization_id, shard) organization_id, shard, id, created_at FROM (
          SELECT organization_id, shard, id, created_at FROM evaluation_queue
@@ -200,9 +200,116 @@ export async function beginEvaluationClaimingWork(
   };
 }
 
+/**
+ * A transaction db began, handed to db's readers and writers that take part in it (the batch's
+ * loads, its alert plan). Its holder does not query it, commit it nor roll it back itself.
+ */
+export type Transaction = pg.ClientBase;
+
+/**
+ * Evaluation writes in an open transaction db began: the writer reads through `transaction`,
+ * sends its statements, then commits or rolls back. Either one ends it and gives its connection back.
+ */
+export interface EvaluationTransaction {
+  readonly transaction: Transaction;
+  /** Sends a statement without waiting for it (see WritePipeline). */
+  send(statement: WriteStatement): void;
+  /** Lets the connection work; throws a sent statement's failure as soon as it is known. */
+  yieldToConnection(): Promise<void>;
+  /** Waits until every statement sent is done; throws the first failure. */
+  flush(): Promise<void>;
+  /** Waits for the statements, then commits. */
+  commit(): Promise<void>;
+  /** Undoes the work after a failure (after a statement still on the connection); never throws for the rollback itself. */
+  rollback(): Promise<void>;
+}
+
+/**
+ * Claimed work of a shard in its transaction: its commit also deletes the queue rows (the last
+ * statement carries them) and releases the shard's lock; its rollback also backs the claimed rows
+ * off (deferEvaluationWork), so that a poison row does not block the queue.
+ */
+export interface EvaluationClaim extends ClaimedWork, EvaluationTransaction {}
+
+function evaluationTransaction(client: pg.PoolClient, afterRollback: () => Promise<void> = async () => {}): EvaluationTransaction {
+  const pipeline = new WritePipeline(client);
+  let released = false;
+  const release = () => {
+    released = true;
+    client.release();
+  };
+  return {
+    transaction: client,
+    send: (statement) => pipeline.send(statement),
+    yieldToConnection: () => pipeline.yieldToConnection(),
+    flush: () => pipeline.finish(),
+    async commit() {
+      await pipeline.finish();
+      await client.query("COMMIT");
+      release();
+    },
+    async rollback() {
+      if (released) return; // committed
+      await pipeline.finish().catch(() => {});
+      await client.query("ROLLBACK").catch(() => {});
+      release();
+      await afterRollback();
+    },
+  };
+}
+
+/**
+ * Claims a batch of the shard's queued work (beginEvaluationClaimingWork) on a connection of its
+ * own; null (nothing held) when another worker holds the shard or it has no due work.
+ */
+export async function claimEvaluationWork(
+  db: Database,
+  organizationId: string,
+  shard: number,
+  workerId: string,
+  maxRows: number,
+): Promise<EvaluationClaim | null> {
+  const client = await poolOf(db).connect();
+  let work: ClaimedWork | null;
+  try {
+    work = await beginEvaluationClaimingWork(client, organizationId, shard, workerId, maxRows);
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    client.release();
+    throw error;
+  }
+  if (!work) {
+    try {
+      await client.query("ROLLBACK");
+    } finally {
+      client.release();
+    }
+    return null;
+  }
+  const ids = work.ids;
+  return { ...work, ...evaluationTransaction(client, () => deferEvaluationWork(db, ids)) };
+}
+
+/**
+ * Evaluation writes from outside the worker (results evaluated elsewhere: tests, seeds, benches)
+ * in a transaction holding every evaluation lock of the organisation (beginUnderEvaluationLock),
+ * with a durable commit: unlike the worker's evaluation, nothing would replay these results.
+ */
+export async function beginOrganizationEvaluation(db: Database, organizationId: string): Promise<EvaluationTransaction> {
+  const client = await poolOf(db).connect();
+  try {
+    await beginUnderEvaluationLock(client, organizationId);
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    client.release();
+    throw error;
+  }
+  return evaluationTransaction(client);
+}
+
 /** After a failure: back off exponentially so that a poison row does not block the queue. */
 export async function deferEvaluationWork(db: Database, ids: number[]): Promise<void> {
-  await db.pool.query(
+  await poolOf(db).query(
     `UPDATE evaluation_queue SET attempts = attempts + 1,
        claimed_until = now() + make_interval(secs => least(300, 2 ^ least(attempts, 8)))
      WHERE id = ANY($1::bigint[])`,
@@ -211,7 +318,7 @@ export async function deferEvaluationWork(db: Database, ids: number[]): Promise<
 }
 
 export async function queueDepth(db: Database): Promise<{ rows: number; oldest: Date | null }> {
-  const { rows } = await db.pool.query<{ n: number; oldest: Date | null }>(
+  const { rows } = await poolOf(db).query<{ n: number; oldest: Date | null }>(
     `SELECT count(*)::int AS n, min(created_at) AS oldest FROM evaluation_queue`,
   );
   return { rows: rows[0]?.n ?? 0, oldest: rows[0]?.oldest ?? null };
@@ -240,7 +347,7 @@ export interface EvaluatedItem {
  * undeployed edits are not here.
  */
 export async function loadEvaluatedItems(db: Database, organizationId: string): Promise<EvaluatedItem[]> {
-  const { rows } = await db.pool.query<{
+  const { rows } = await poolOf(db).query<{
     series_key: string;
     host: string;
     service: string;
@@ -283,7 +390,7 @@ export async function loadEvaluatedItems(db: Database, organizationId: string): 
  * and when an item's draft settings read from the draft (state source, staleness) or its agents change.
  */
 export async function configurationRevision(db: Database, organizationId: string): Promise<string> {
-  const { rows } = await db.pool.query<{ rev: string }>(
+  const { rows } = await poolOf(db).query<{ rev: string }>(
     `SELECT concat_ws(':',
        (SELECT coalesce(max(deployment_version), -1) || '/' || count(*) FROM deployed_items WHERE organization_id = $1),
        (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM service_items WHERE organization_id = $1),
@@ -305,10 +412,10 @@ export interface HistoryRequest {
 }
 
 /** Newest points of many series in one round trip, each lookup index-backed. */
-export async function loadRecentPoints(db: Database | pg.ClientBase, requests: HistoryRequest[]): Promise<Map<number, QueuedPoint[]>> {
+export async function loadRecentPoints(db: Database | Transaction, requests: HistoryRequest[]): Promise<Map<number, QueuedPoint[]>> {
   const out = new Map<number, QueuedPoint[]>();
   if (requests.length === 0) return out;
-  const query = "pool" in db ? db.pool : db;
+  const query = isDatabase(db) ? poolOf(db) : db;
   const { rows } = await query.query<{ series_id: number; ts: Date; value: number | null }>(
     `SELECT r.series_id, p.ts, p.value
      FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::timestamptz[]) AS r(series_id, since, lim, until)
@@ -341,7 +448,7 @@ export interface ItemStateRow {
 }
 
 /** The state machines' memory; no row locks: their only writer is the lock holder of the series' shard. */
-export async function loadItemStates(client: pg.ClientBase, seriesIds: number[]): Promise<Map<number, ItemStateRow>> {
+export async function loadItemStates(client: Transaction, seriesIds: number[]): Promise<Map<number, ItemStateRow>> {
   const { rows } = await client.query<{ series_id: number; ms: number; state: State; hard_state: State; soft_count: number }>(
     `SELECT series_id::float8 AS series_id, extract(epoch FROM ts)::float8 * 1000 AS ms, state, hard_state, soft_count
      FROM item_states WHERE series_id = ANY($1::bigint[])`,
@@ -381,21 +488,10 @@ export interface EvaluationCompletion {
 }
 
 /**
- * Upserts the latest state per series and appends the state changes; given a completion, also
- * deletes the evaluated queue rows and makes the worker the organisation's last evaluator — all
- * in one statement, one round trip. Instants travel as epoch milliseconds (no Date formatting).
+ * Adds to `statement` the upsert of the latest state per series and the state changes; given a
+ * completion, also the deletion of the evaluated queue rows and the worker as the shard's last
+ * evaluator — one statement, one round trip. Instants travel as epoch milliseconds (no Date formatting).
  */
-export async function writeEvaluations(
-  client: pg.ClientBase,
-  records: EvaluationRecord[],
-  completion?: EvaluationCompletion,
-): Promise<void> {
-  const statement = new WriteStatement();
-  addEvaluationWrites(statement, records, completion);
-  await statement.run(client);
-}
-
-/** writeEvaluations' parts, for a statement that also carries other writes of the batch. */
 export function addEvaluationWrites(statement: WriteStatement, records: EvaluationRecord[], completion?: EvaluationCompletion): void {
   const latest = new Map<number, EvaluationRecord>();
   for (const r of records) {
@@ -461,7 +557,7 @@ export function addEvaluationWrites(statement: WriteStatement, records: Evaluati
  * uses it so that the demo's states and alerts come from its history through the real pipeline).
  */
 export async function queueStoredPoints(db: Database, organizationId: string, seriesIds: number[], from: Date, to: Date): Promise<number> {
-  const { rowCount } = await db.pool.query(
+  const { rowCount } = await poolOf(db).query(
     `INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values")
      SELECT $1, ${shardOfSql("series_id")}, array_agg(series_id ORDER BY ts, series_id), array_agg(ts ORDER BY ts, series_id), array_agg(value ORDER BY ts, series_id)
      FROM metric_points WHERE series_id = ANY($2::bigint[]) AND ts >= $3 AND ts < $4

@@ -1,5 +1,5 @@
 import { agentHeartbeatItem, agentHeartbeatKey } from "@tidemark/alerts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 import { type EvaluatedItem, shardOfSql } from "./evaluation.ts";
 import { ensureSeries } from "./metrics.ts";
 
@@ -23,7 +23,7 @@ export interface FreshnessItem {
  * An item of a service that runs nowhere expects no data (it is flagged as running nowhere instead).
  */
 export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]> {
-  const { rows } = await db.pool.query<{
+  const { rows } = await poolOf(db).query<{
     organization_id: string;
     time_zone: string;
     series_id: string;
@@ -69,7 +69,7 @@ export interface FreshnessAgent {
 
 /** Agents that run at least one service and are not revoked, with their heartbeat series (created when missing). */
 export async function loadFreshnessAgents(db: Database): Promise<FreshnessAgent[]> {
-  const { rows } = await db.pool.query<{ id: string; organization_id: string; name: string; last_seen_at: Date | null }>(
+  const { rows } = await poolOf(db).query<{ id: string; organization_id: string; name: string; last_seen_at: Date | null }>(
     `SELECT a.id, a.organization_id, a.name, a.last_seen_at FROM agents a
      WHERE a.revoked_at IS NULL AND EXISTS (SELECT 1 FROM services s WHERE s.agent_id = a.id)`,
   );
@@ -86,7 +86,7 @@ export async function loadFreshnessAgents(db: Database): Promise<FreshnessAgent[
       organizationId,
       agents.map((a) => agentHeartbeatKey(a.name)),
     );
-    const states = await db.pool.query<{ series_id: string; state: string; ts: Date }>(
+    const states = await poolOf(db).query<{ series_id: string; state: string; ts: Date }>(
       `SELECT series_id, state, ts FROM item_states WHERE series_id = ANY($1::bigint[])`,
       [[...ids.values()]],
     );
@@ -110,7 +110,7 @@ export async function loadFreshnessAgents(db: Database): Promise<FreshnessAgent[
 
 /** The organisation's agents as items the evaluator knows (what such an item is: @tidemark/alerts' agentHeartbeatItem). */
 export async function loadAgentHeartbeatItems(db: Database, organizationId: string): Promise<EvaluatedItem[]> {
-  const { rows } = await db.pool.query<{ name: string }>(`SELECT name FROM agents WHERE organization_id = $1`, [organizationId]);
+  const { rows } = await poolOf(db).query<{ name: string }>(`SELECT name FROM agents WHERE organization_id = $1`, [organizationId]);
   if (rows.length === 0) return [];
   const ids = await ensureSeries(
     db,
@@ -134,7 +134,7 @@ export interface MadeUpResult {
 /** Queues results the worker made up (stale items, silent agents) for evaluation, like ingested ones but not stored as points. */
 export async function queueMadeUpResults(db: Database, results: readonly MadeUpResult[]): Promise<void> {
   if (results.length === 0) return;
-  await db.pool.query(
+  await poolOf(db).query(
     `INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values", statuses, outputs)
      SELECT r.organization_id, ${shardOfSql("r.series_id")}, array_agg(r.series_id), array_agg(r.ts), array_agg(NULL::float8), array_agg(r.status), array_agg(r.output)
      FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::int[], $5::text[]) AS r(organization_id, series_id, ts, status, output)

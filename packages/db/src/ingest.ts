@@ -1,7 +1,7 @@
 import type { IngestBatch, IngestResponse } from "@tidemark/protocol";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 import { shardOfSql } from "./evaluation.ts";
 
 /**
@@ -157,7 +157,7 @@ export async function ingestBatch(db: Database, input: IngestInput): Promise<Ing
   const keys = [...new Set(batch.results.map((r) => r.key))];
   const params: unknown[] = [organizationId, batch.batchId, input.agentId, keys];
   if (!useCopy) params.push(JSON.stringify(batch.results, POINT_FIELDS));
-  const client = await db.pool.connect();
+  const client = await poolOf(db).connect();
   let broken: Error | undefined;
   let skipStored = false;
   let stageFilled = false;

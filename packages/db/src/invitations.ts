@@ -1,6 +1,6 @@
 import { type Audited, recordAudit, recordAudited } from "./audit.ts";
 import type { Role } from "./auth.ts";
-import type { Database } from "./database.ts";
+import { type Database, prismaOf } from "./database.ts";
 
 /**
  * Invitations by link. The link's secret is only ever stored as its hash; an invitation is for one
@@ -30,7 +30,7 @@ export async function createInvitation(
   input: { organizationId: string; email: string; role: Role; tokenHash: string; createdBy: string; expiresAt: Date },
   audit?: Audited<InvitationView>,
 ): Promise<InvitationView> {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const invitation = view(await tx.invitation.create({ data: { ...input, email: input.email.toLowerCase() } }));
     await recordAudited(tx, audit, invitation);
     return invitation;
@@ -38,7 +38,7 @@ export async function createInvitation(
 }
 
 export async function listInvitations(db: Database, organizationId: string): Promise<InvitationView[]> {
-  const rows = await db.prisma.invitation.findMany({ where: { organizationId }, orderBy: { createdAt: "desc" }, take: 200 });
+  const rows = await prismaOf(db).invitation.findMany({ where: { organizationId }, orderBy: { createdAt: "desc" }, take: 200 });
   return rows.map(view);
 }
 
@@ -49,7 +49,7 @@ export async function revokeInvitation(
   id: string,
   audit?: Audited<InvitationView>,
 ): Promise<InvitationView | null> {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const invitation = await tx.invitation.findFirst({ where: { id, organizationId, acceptedAt: null } });
     if (!invitation) return null;
     await tx.invitation.delete({ where: { id } });
@@ -66,7 +66,7 @@ export interface PendingInvitation extends InvitationView {
 
 /** The invitation behind a link's hash, if it is still pending and not expired. */
 export async function findPendingInvitation(db: Database, tokenHash: string, now = new Date()): Promise<PendingInvitation | null> {
-  const invitation = await db.prisma.invitation.findUnique({ where: { tokenHash }, include: { organization: true } });
+  const invitation = await prismaOf(db).invitation.findUnique({ where: { tokenHash }, include: { organization: true } });
   if (!invitation || invitation.acceptedAt || invitation.expiresAt <= now) return null;
   return { ...view(invitation), organizationId: invitation.organizationId, organizationName: invitation.organization.name };
 }
@@ -83,7 +83,7 @@ export async function acceptInvitation(
   opts: { newAccount?: boolean; now?: Date } = {},
 ) {
   const now = opts.now ?? new Date();
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const { count } = await tx.invitation.updateMany({
       where: { id: invitationId, acceptedAt: null, expiresAt: { gt: now } },
       data: { acceptedAt: now },
@@ -100,19 +100,16 @@ export async function acceptInvitation(
       create: { userId, organizationId: invitation.organizationId, role },
       update: { role },
     });
-    await recordAudit(
-      { prisma: tx },
-      {
-        organizationId: invitation.organizationId,
-        actorUserId: userId,
-        actorKind: "user",
-        action: "invitation.accept",
-        targetType: "member",
-        targetId: userId,
-        before: existing ? { role: existing.role } : null,
-        after: { role, invitationId, ...(opts.newAccount ? { newAccount: true } : {}) },
-      },
-    );
+    await recordAudit(tx, {
+      organizationId: invitation.organizationId,
+      actorUserId: userId,
+      actorKind: "user",
+      action: "invitation.accept",
+      targetType: "member",
+      targetId: userId,
+      before: existing ? { role: existing.role } : null,
+      after: { role, invitationId, ...(opts.newAccount ? { newAccount: true } : {}) },
+    });
     return { organizationId: invitation.organizationId, role, previousRole: existing?.role ?? null };
   });
 }

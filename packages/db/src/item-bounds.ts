@@ -1,6 +1,6 @@
 import { type AuditActor, actorFields, recordAudit } from "./audit.ts";
-import { ConfigNotFoundError } from "./config-edit.ts";
-import type { Database } from "./database.ts";
+import { type Database, prismaOf } from "./database.ts";
+import { ConfigNotFoundError } from "./draft-configuration.ts";
 
 /**
  * An item's declared physical bounds (the values it can take, e.g. 0..100 for a percentage):
@@ -12,7 +12,7 @@ export interface ItemValueBounds {
 }
 
 export async function getItemValueBounds(db: Database, organizationId: string, itemId: string): Promise<ItemValueBounds> {
-  const item = await db.prisma.serviceItem.findFirst({
+  const item = await prismaOf(db).serviceItem.findFirst({
     where: { id: itemId, organizationId },
     select: { valueMin: true, valueMax: true },
   });
@@ -27,24 +27,21 @@ export async function setItemValueBounds(
   itemId: string,
   bounds: ItemValueBounds,
 ): Promise<ItemValueBounds> {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const before = await tx.serviceItem.findFirst({
       where: { id: itemId, organizationId: actor.organizationId },
       select: { valueMin: true, valueMax: true },
     });
     if (!before) throw new ConfigNotFoundError("no such item");
     await tx.serviceItem.update({ where: { id: itemId }, data: { valueMin: bounds.min, valueMax: bounds.max } });
-    await recordAudit(
-      { prisma: tx },
-      {
-        ...actorFields(actor),
-        action: "item.valueBounds",
-        targetType: "item",
-        targetId: itemId,
-        before: { min: before.valueMin, max: before.valueMax },
-        after: bounds,
-      },
-    );
+    await recordAudit(tx, {
+      ...actorFields(actor),
+      action: "item.valueBounds",
+      targetType: "item",
+      targetId: itemId,
+      before: { min: before.valueMin, max: before.valueMax },
+      after: bounds,
+    });
     return bounds;
   });
 }

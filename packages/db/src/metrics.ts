@@ -1,4 +1,4 @@
-import type { Database } from "./database.ts";
+import { type Database, poolOf, prismaOf } from "./database.ts";
 
 /** Raw SQL for the time series: the hot paths stay out of the ORM. */
 
@@ -12,11 +12,11 @@ export interface PointRow {
 export async function ensureSeries(db: Database, organizationId: string, keys: readonly string[]): Promise<Map<string, number>> {
   const unique = [...new Set(keys)];
   if (unique.length === 0) return new Map();
-  await db.pool.query(`INSERT INTO series (organization_id, key) SELECT $1, k FROM unnest($2::text[]) AS k ON CONFLICT DO NOTHING`, [
+  await poolOf(db).query(`INSERT INTO series (organization_id, key) SELECT $1, k FROM unnest($2::text[]) AS k ON CONFLICT DO NOTHING`, [
     organizationId,
     unique,
   ]);
-  const { rows } = await db.pool.query<{ id: number; key: string }>(
+  const { rows } = await poolOf(db).query<{ id: number; key: string }>(
     `SELECT id, key FROM series WHERE organization_id = $1 AND key = ANY($2::text[])`,
     [organizationId, unique],
   );
@@ -35,7 +35,7 @@ export async function insertPoints(db: Database, points: readonly PointRow[]): P
   for (let i = 0; i < points.length; i += INSERT_CHUNK) {
     const chunk = points.slice(i, i + INSERT_CHUNK);
     // The series' last_ts (freshness, ages) follows, as it does on ingest.
-    const result = await db.pool.query(
+    const result = await poolOf(db).query(
       `WITH inserted AS (
          INSERT INTO metric_points (series_id, ts, value)
          SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::float8[])
@@ -74,7 +74,7 @@ export async function readSeriesWindow(
   const span = to.getTime() - from.getTime();
   const day = 86_400_000;
   if (span <= 2 * day) {
-    const { rows } = await db.pool.query<{ ts: Date; value: number | null }>(
+    const { rows } = await poolOf(db).query<{ ts: Date; value: number | null }>(
       `SELECT p.ts, p.value FROM metric_points p JOIN series s ON s.id = p.series_id
        WHERE s.organization_id = $1 AND p.series_id = $2 AND p.ts >= $3 AND p.ts < $4 ORDER BY p.ts`,
       [organizationId, seriesId, from, to],
@@ -82,7 +82,7 @@ export async function readSeriesWindow(
     return { resolution: "raw", points: rows.map((r) => ({ ts: r.ts.getTime(), avg: r.value, min: r.value, max: r.value })) };
   }
   const view = span <= 20 * day ? "metric_5m" : "metric_1h";
-  const { rows } = await db.pool.query<{ bucket: Date; avg: number | null; min: number | null; max: number | null }>(
+  const { rows } = await poolOf(db).query<{ bucket: Date; avg: number | null; min: number | null; max: number | null }>(
     `SELECT a.bucket, a.avg, a.min, a.max FROM ${view} a JOIN series s ON s.id = a.series_id
      WHERE s.organization_id = $1 AND a.series_id = $2 AND a.bucket >= $3 AND a.bucket < $4 ORDER BY a.bucket`,
     [organizationId, seriesId, from, to],
@@ -101,10 +101,24 @@ export async function readSeriesWindow(
 export async function refreshAggregates(db: Database, window?: { from: Date; to: Date }): Promise<void> {
   if (db.info.kind !== "timescaledb") return;
   for (const view of ["metric_5m", "metric_1h"]) {
-    await db.pool.query(`CALL refresh_continuous_aggregate($1::regclass, $2::timestamptz, $3::timestamptz)`, [
+    await poolOf(db).query(`CALL refresh_continuous_aggregate($1::regclass, $2::timestamptz, $3::timestamptz)`, [
       view,
       window?.from ?? null,
       window?.to ?? null,
     ]);
   }
+}
+
+/**
+ * Retention where TimescaleDB's policies cannot run (the embedded server has no background
+ * workers): drops the chunks of points older than 400 days and of state changes older than 800.
+ */
+export async function dropExpiredHistory(db: Database): Promise<void> {
+  await poolOf(db).query(`SELECT drop_chunks('metric_points', older_than => INTERVAL '400 days')`);
+  await poolOf(db).query(`SELECT drop_chunks('state_changes', older_than => INTERVAL '800 days')`);
+}
+
+/** The organisation's series `seriesId` (when it is one of its own) with the time of its last point. */
+export async function findSeries(db: Database, organizationId: string, seriesId: number): Promise<{ lastTs: Date | null } | null> {
+  return prismaOf(db).series.findFirst({ where: { id: seriesId, organizationId }, select: { lastTs: true } });
 }

@@ -2,7 +2,9 @@ import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type pg from "pg";
+import { type Database, poolOf } from "./database.ts";
 import { type DatabaseKind, detectDatabaseKind } from "./database-kind.ts";
+import { MIGRATIONS_DIR } from "./paths.ts";
 
 /**
  * Applies prisma/migrations/<name>/migration.sql in name order and records each in
@@ -50,7 +52,10 @@ const MIGRATION_LOCK_KEY = 72_707_369;
 
 export async function readMigrations(dir: string): Promise<MigrationFile[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, "migration.sql"), "utf8");
@@ -143,6 +148,24 @@ export async function migrate(client: pg.ClientBase, migrationsDir: string): Pro
   }
 }
 
+/** Applies the checkout's migrations (or those in `migrationsDir`) on one connection of the database. */
+export async function migrateDatabase(db: Database, migrationsDir = MIGRATIONS_DIR): Promise<MigrationResult> {
+  const client = await poolOf(db).connect();
+  try {
+    return await migrate(client, migrationsDir);
+  } finally {
+    client.release();
+  }
+}
+
+/** How many migrations the database has finished (and not rolled back), for the health route. */
+export async function appliedMigrationCount(db: Database): Promise<number> {
+  const { rows } = await poolOf(db).query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
 async function applyMigration(client: pg.ClientBase, file: MigrationFile, kind: DatabaseKind): Promise<void> {
   const id = randomUUID();
   const statements = statementsFor(file, kind);
@@ -171,8 +194,5 @@ async function applyMigration(client: pg.ClientBase, file: MigrationFile, kind: 
     await client.query(`UPDATE "_prisma_migrations" SET logs = $2 WHERE id = $1`, [id, message]).catch(() => {});
     throw new MigrationError(`Migration ${file.name} failed: ${message}`);
   }
-  await client.query(
-    `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-    [id],
-  );
+  await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
 }

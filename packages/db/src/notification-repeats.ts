@@ -1,5 +1,5 @@
 import { receiverPolicy, repeatDue, silenceCovers, silenceMatchersSchema } from "@tidemark/alerts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 
 /** One key for the advisory lock, so that of several notifiers only one queues repeats at a time. */
 const REPEAT_LOCK = 1_800_018;
@@ -27,11 +27,11 @@ interface Candidate {
 export async function queueRepeats(db: Database, now: Date): Promise<number> {
   // Most installations have no repeating receiver: one cheap look, and no transaction (which on the
   // embedded server would hold up every other connection) every few seconds for nothing.
-  const { rows: any } = await db.pool.query<{ some: boolean }>(
+  const { rows: any } = await poolOf(db).query<{ some: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM webhooks WHERE enabled AND (kind = 'alertmanager' OR repeat_interval_seconds IS NOT NULL)) AS some`,
   );
   if (!any[0]?.some) return 0;
-  const client = await db.pool.connect();
+  const client = await poolOf(db).connect();
   try {
     await client.query("BEGIN");
     const { rows: lock } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [REPEAT_LOCK]);

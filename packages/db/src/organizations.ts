@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { type Audited, recordAudit, recordAudited } from "./audit.ts";
 import type { Role } from "./auth.ts";
-import type { Database } from "./database.ts";
+import { type Database, prismaOf } from "./database.ts";
+import type { PrismaTransaction } from "./prisma.ts";
 
 /** Organisations and their members. Every function that reads or changes members takes the organisation id. */
 
@@ -28,11 +29,11 @@ export function organizationSlug(name: string): string {
   return `${base || "org"}-${randomBytes(3).toString("hex")}`;
 }
 
-type Tx = Parameters<Parameters<Database["prisma"]["$transaction"]>[0]>[0];
+type Tx = PrismaTransaction;
 
 /** A new organisation with `userId` as its admin; its audit log starts with its creation, in the same transaction. */
 export async function createOrganization(db: Database, input: { name: string; userId: string }) {
-  return db.prisma.$transaction((tx) => createOrganizationIn(tx, input.name, input.userId));
+  return prismaOf(db).$transaction((tx) => createOrganizationIn(tx, input.name, input.userId));
 }
 
 /** The organisation and, in the same transaction `tx`, its first audit entry (written in the organisation itself). */
@@ -40,18 +41,15 @@ async function createOrganizationIn(tx: Tx, name: string, userId: string) {
   const organization = await tx.organization.create({
     data: { name, slug: organizationSlug(name), memberships: { create: { userId, role: "admin" } } },
   });
-  await recordAudit(
-    { prisma: tx },
-    {
-      organizationId: organization.id,
-      actorUserId: userId,
-      actorKind: "user",
-      action: "organization.create",
-      targetType: "organization",
-      targetId: organization.id,
-      after: { name: organization.name, slug: organization.slug },
-    },
-  );
+  await recordAudit(tx, {
+    organizationId: organization.id,
+    actorUserId: userId,
+    actorKind: "user",
+    action: "organization.create",
+    targetType: "organization",
+    targetId: organization.id,
+    after: { name: organization.name, slug: organization.slug },
+  });
   return organization;
 }
 
@@ -61,7 +59,7 @@ export async function createUser(
   input: { email: string; name: string; passwordHash: string; organizationName: string | null },
 ) {
   const email = input.email.toLowerCase();
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email } })) throw new EmailTakenError(email);
     const user = await tx.user.create({ data: { email, name: input.name, passwordHash: input.passwordHash } });
     const organization = input.organizationName ? await createOrganizationIn(tx, input.organizationName, user.id) : null;
@@ -69,13 +67,31 @@ export async function createUser(
   });
 }
 
+/** The organisation with this slug (its id), or null. */
+export async function findOrganizationBySlug(db: Database, slug: string): Promise<{ id: string } | null> {
+  return prismaOf(db).organization.findUnique({ where: { slug }, select: { id: true } });
+}
+
+/** The organisation's longest-standing member with one of `roles` (and this email, when given), or null. */
+export async function oldestMember(
+  db: Database,
+  organizationId: string,
+  opts: { roles: Role[]; email?: string },
+): Promise<{ userId: string } | null> {
+  return prismaOf(db).membership.findFirst({
+    where: { organizationId, role: { in: opts.roles }, ...(opts.email ? { user: { email: opts.email } } : {}) },
+    orderBy: { createdAt: "asc" },
+    select: { userId: true },
+  });
+}
+
 export async function findMembership(db: Database, userId: string, organizationId: string) {
-  return db.prisma.membership.findUnique({ where: { userId_organizationId: { userId, organizationId } } });
+  return prismaOf(db).membership.findUnique({ where: { userId_organizationId: { userId, organizationId } } });
 }
 
 /** Points a browser session at another organisation; the caller has checked the membership. */
 export async function setActiveOrganization(db: Database, sessionId: string, userId: string, organizationId: string): Promise<boolean> {
-  const { count } = await db.prisma.session.updateMany({
+  const { count } = await prismaOf(db).session.updateMany({
     where: { id: sessionId, userId },
     data: { activeOrganizationId: organizationId },
   });
@@ -91,7 +107,7 @@ export interface MemberView {
 }
 
 export async function listMembers(db: Database, organizationId: string): Promise<MemberView[]> {
-  const rows = await db.prisma.membership.findMany({
+  const rows = await prismaOf(db).membership.findMany({
     where: { organizationId },
     include: { user: { select: { email: true, name: true } } },
     orderBy: [{ createdAt: "asc" }],
@@ -114,7 +130,7 @@ export async function changeMemberRole(
   role: Role,
   audit?: Audited<{ before: { role: Role }; after: { role: Role } }>,
 ) {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const before = await tx.membership.findUnique({ where: { userId_organizationId: { userId, organizationId } } });
     if (!before) return null;
     if (before.role === "admin" && role !== "admin" && (await otherAdmins(tx, organizationId, userId)) === 0) throw new LastAdminError();
@@ -127,7 +143,7 @@ export async function changeMemberRole(
 
 /** Removes the membership and the user's sessions in this organisation; null when not a member. */
 export async function removeMember(db: Database, organizationId: string, userId: string, audit?: Audited<{ email: string; role: Role }>) {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const before = await tx.membership.findUnique({
       where: { userId_organizationId: { userId, organizationId } },
       include: { user: { select: { email: true } } },
@@ -144,7 +160,7 @@ export async function removeMember(db: Database, organizationId: string, userId:
 
 /** The organisation's time zone (IANA), in which cron schedules are read. */
 export async function organizationTimeZone(db: Database, organizationId: string): Promise<string> {
-  const row = await db.prisma.organization.findUnique({ where: { id: organizationId }, select: { timeZone: true } });
+  const row = await prismaOf(db).organization.findUnique({ where: { id: organizationId }, select: { timeZone: true } });
   return row?.timeZone ?? "UTC";
 }
 
@@ -155,7 +171,7 @@ export async function setOrganizationTimeZone(
   timeZone: string,
   audit?: Audited<{ before: { timeZone: string }; after: { timeZone: string } }>,
 ) {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const before = await tx.organization.findUnique({ where: { id: organizationId }, select: { timeZone: true } });
     await tx.organization.update({ where: { id: organizationId }, data: { timeZone } });
     const change = { before: { timeZone: before?.timeZone ?? "UTC" }, after: { timeZone } };

@@ -13,8 +13,8 @@ import {
   type ThresholdPolicy,
   thresholdPolicySchema,
 } from "@tidemark/thresholds";
-import { policyFromRow, policyInclude } from "./configuration.ts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf, prismaOf } from "./database.ts";
+import { policyFromRow, policyInclude } from "./policy-rows.ts";
 
 /**
  * The server side of the threshold preview: one item's history over a window and the history its
@@ -70,7 +70,7 @@ export function unpackPoints(text: string | null, originMs: number): { timestamp
 
 /** The item's 1-hour buckets with their min and max, for windows beyond RAW_WINDOW_MS. */
 async function loadHourlySamples(db: Database, seriesId: number, from: Date, to: Date): Promise<PreviewSamples> {
-  const { rows } = await db.pool.query<[number, number | null, number | null, number | null]>({
+  const { rows } = await poolOf(db).query<[number, number | null, number | null, number | null]>({
     text: `SELECT extract(epoch FROM bucket)::float8 * 1000, avg, min, max FROM metric_1h WHERE series_id = $1 AND bucket >= $2 AND bucket <= $3 ORDER BY bucket`,
     values: [seriesId, from, to],
     rowMode: "array",
@@ -112,7 +112,7 @@ async function loadPacked(
            SELECT bucket, avg FROM metric_1h WHERE series_id = s.id AND bucket >= to_timestamp($3::float8) AND bucket <= $4 ORDER BY bucket) a)
          FROM series s WHERE s.organization_id = $1 AND s.key = ANY($2::text[])`;
   const origin = since.getTime();
-  const { rows } = await db.pool.query<[key: string, text: string | null]>({
+  const { rows } = await poolOf(db).query<[key: string, text: string | null]>({
     text,
     values: [organizationId, keys, origin / 1000, to],
     rowMode: "array",
@@ -202,7 +202,7 @@ export async function deployedPolicy(
   | { status: "not-deployed" }
   | { status: "item-not-in-deployment" | "deployed"; version: number; deployedAt: Date; policy: ThresholdPolicy | null }
 > {
-  const { rows } = await db.pool.query<DeployedRow>(
+  const { rows } = await poolOf(db).query<DeployedRow>(
     `SELECT d.version, d.created_at,
             (SELECT i FROM jsonb_array_elements(coalesce(d.snapshot->'configuration'->'hosts', d.snapshot->'hosts')) h,
                            jsonb_array_elements(h->'services') s, jsonb_array_elements(s->'items') i
@@ -227,7 +227,7 @@ export interface PreviewInput {
 
 export async function previewItem(db: Database, organizationId: string, input: PreviewInput): Promise<PreviewResult> {
   const t0 = performance.now();
-  const item = await db.prisma.serviceItem.findFirst({
+  const item = await prismaOf(db).serviceItem.findFirst({
     where: { id: input.itemId, organizationId },
     include: { service: { include: { host: true } }, policy: { include: policyInclude } },
   });
@@ -240,7 +240,7 @@ export async function previewItem(db: Database, organizationId: string, input: P
   const { resolution, stepMs } = previewResolution(from, to);
 
   const [seriesRow, deployed] = await Promise.all([
-    db.prisma.series.findUnique({ where: { organizationId_key: { organizationId, key: item.seriesKey } }, select: { id: true } }),
+    prismaOf(db).series.findUnique({ where: { organizationId_key: { organizationId, key: item.seriesKey } }, select: { id: true } }),
     deployedPolicy(db, organizationId, names),
   ]);
   const tMeta = performance.now();

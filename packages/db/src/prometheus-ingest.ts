@@ -1,6 +1,6 @@
 import type { IngestResponse } from "@tidemark/protocol";
 import { type AuditActor, type Audited, recordAuditedSql } from "./audit.ts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 import { ingestBatch } from "./ingest.ts";
 import { inSqlTransaction } from "./sql-transaction.ts";
 
@@ -39,7 +39,7 @@ export const PROMETHEUS_SERVICE_URL = "prometheus://remote-write";
 const PROMETHEUS_SCHEDULE = "1M";
 
 export async function prometheusCreatesSeries(db: Database, organizationId: string): Promise<boolean> {
-  const { rows } = await db.pool.query<{ on: boolean }>(`SELECT prometheus_creates_series AS on FROM organizations WHERE id = $1`, [
+  const { rows } = await poolOf(db).query<{ on: boolean }>(`SELECT prometheus_creates_series AS on FROM organizations WHERE id = $1`, [
     organizationId,
   ]);
   return rows[0]?.on ?? false;
@@ -55,7 +55,7 @@ export async function createMissingSeries(db: Database, writer: AuditActor, seri
   const { organizationId } = writer;
   if (!series.length) return 0;
   const keys = series.map((s) => s.key);
-  const { rows: missing } = await db.pool.query<{ key: string }>(
+  const { rows: missing } = await poolOf(db).query<{ key: string }>(
     `SELECT unnest($2::text[]) AS key EXCEPT SELECT series_key FROM service_items WHERE organization_id = $1 AND series_key = ANY($2::text[])`,
     [organizationId, keys],
   );

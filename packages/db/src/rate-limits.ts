@@ -1,4 +1,4 @@
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 
 /**
  * Token buckets kept in PostgreSQL, so that every web instance counts the same attempts. A bucket
@@ -16,7 +16,7 @@ export type BucketDecision = { allowed: true } | { allowed: false; retryAfterSec
 
 export async function rateLimitBucket(db: Database, key: string, rule: BucketRule, cost: 0 | 1, now = new Date()): Promise<BucketDecision> {
   const refillPerMs = rule.limit / rule.windowMs;
-  const { rows } = await db.pool.query<{ before: number }>(
+  const { rows } = await poolOf(db).query<{ before: number }>(
     `WITH current AS (
        SELECT least($2::float8, tokens + greatest(0, extract(epoch FROM $4::timestamptz - updated_at) * 1000) * $3::float8) AS tokens
        FROM rate_limit_buckets WHERE key = $1
@@ -39,17 +39,17 @@ export async function rateLimitBucket(db: Database, key: string, rule: BucketRul
 }
 
 export async function resetRateLimitBucket(db: Database, key: string): Promise<void> {
-  await db.pool.query(`DELETE FROM rate_limit_buckets WHERE key = $1`, [key]);
+  await poolOf(db).query(`DELETE FROM rate_limit_buckets WHERE key = $1`, [key]);
 }
 
 /** Buckets untouched for longer than any window are full again: forgetting them changes nothing. */
 export async function forgetFullBuckets(db: Database, olderThan: Date): Promise<void> {
-  await db.pool.query(`DELETE FROM rate_limit_buckets WHERE updated_at < $1`, [olderThan]);
+  await poolOf(db).query(`DELETE FROM rate_limit_buckets WHERE updated_at < $1`, [olderThan]);
 }
 
 /** Whether this device cookie (its hash) signed in to `userId` before; marks it used. */
 export async function isKnownDevice(db: Database, userId: string, tokenHash: string): Promise<boolean> {
-  const { rowCount } = await db.pool.query(`UPDATE known_devices SET last_used_at = now() WHERE token_hash = $1 AND user_id = $2`, [
+  const { rowCount } = await poolOf(db).query(`UPDATE known_devices SET last_used_at = now() WHERE token_hash = $1 AND user_id = $2`, [
     tokenHash,
     userId,
   ]);
@@ -57,7 +57,7 @@ export async function isKnownDevice(db: Database, userId: string, tokenHash: str
 }
 
 export async function rememberDevice(db: Database, userId: string, tokenHash: string): Promise<void> {
-  await db.pool.query(
+  await poolOf(db).query(
     `INSERT INTO known_devices (token_hash, user_id) VALUES ($1, $2) ON CONFLICT (token_hash) DO UPDATE SET last_used_at = now()`,
     [tokenHash, userId],
   );

@@ -1,6 +1,6 @@
 import type { SilenceMatchers } from "@tidemark/alerts";
 import { type Audited, recordAudited } from "./audit.ts";
-import type { Database } from "./database.ts";
+import { type Database, prismaOf } from "./database.ts";
 
 export interface SilenceView {
   id: string;
@@ -33,7 +33,7 @@ export async function createSilence(
   silence: NewSilence,
   audit?: Audited<SilenceView>,
 ): Promise<SilenceView> {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const row = await tx.silence.create({
       data: {
         organizationId,
@@ -57,13 +57,15 @@ export async function listSilences(
   opts: { includeExpired: boolean; now?: Date },
 ): Promise<SilenceView[]> {
   const now = opts.now ?? new Date();
-  const rows = await db.prisma.silence.findMany({
+  const rows = await prismaOf(db).silence.findMany({
     where: { organizationId, ...(opts.includeExpired ? {} : { endsAt: { gt: now } }) },
     orderBy: [{ endsAt: "desc" }],
     take: 500,
   });
   const userIds = [...new Set(rows.map((r) => r.createdBy).filter((id): id is string => id !== null))];
-  const users = userIds.length ? await db.prisma.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } }) : [];
+  const users = userIds.length
+    ? await prismaOf(db).user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } })
+    : [];
   const names = new Map(users.map((u) => [u.id, u.name]));
   return rows.map((r) => view(r, r.createdBy ? (names.get(r.createdBy) ?? null) : null));
 }
@@ -76,7 +78,7 @@ export async function expireSilence(
   now = new Date(),
   audit?: Audited<{ before: SilenceView; after: SilenceView }>,
 ): Promise<{ before: SilenceView; after: SilenceView } | null> {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const before = await tx.silence.findFirst({ where: { id: silenceId, organizationId, endsAt: { gt: now } } });
     if (!before) return null;
     // Never let the end precede the start: a silence that has not begun yet ends where it starts.

@@ -1,12 +1,12 @@
 import type pg from "pg";
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 
 /**
  * Runs `work` on one connection inside BEGIN … COMMIT (plain SQL): rolled back when it throws,
  * the connection released either way.
  */
 export async function inSqlTransaction<T>(db: Database, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await db.pool.connect();
+  const client = await poolOf(db).connect();
   try {
     await client.query("BEGIN");
     const result = await work(client);

@@ -1,4 +1,4 @@
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 
 /**
  * The history a threshold suggestion is fitted on: the item's 5-minute and 1-hour aggregates over
@@ -27,7 +27,7 @@ async function readAggregate(
   from: Date,
   to: Date,
 ) {
-  const { rows } = await db.pool.query<{ bucket: Date; avg: number | null; min: number | null; max: number | null }>(
+  const { rows } = await poolOf(db).query<{ bucket: Date; avg: number | null; min: number | null; max: number | null }>(
     `SELECT a.bucket, a.avg, a.min, a.max FROM ${view} a JOIN series s ON s.id = a.series_id
      WHERE s.organization_id = $1 AND s.key = $2 AND a.bucket >= $3 AND a.bucket < $4 ORDER BY a.bucket`,
     [organizationId, seriesKey, from, to],

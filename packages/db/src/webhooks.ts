@@ -1,5 +1,5 @@
 import { type Audited, recordAudited } from "./audit.ts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf, prismaOf } from "./database.ts";
 
 /** Webhook receivers and the log of what was delivered to them. */
 
@@ -26,7 +26,7 @@ export interface ReceiverFields {
 }
 
 export async function listWebhooks(db: Database, organizationId: string): Promise<WebhookView[]> {
-  return db.prisma.webhook.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" }, omit: { organizationId: true } });
+  return prismaOf(db).webhook.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" }, omit: { organizationId: true } });
 }
 
 export async function createWebhook(
@@ -35,7 +35,7 @@ export async function createWebhook(
   input: { name: string; url: string; enabled: boolean } & ReceiverFields,
   audit?: Audited<WebhookView>,
 ): Promise<WebhookView> {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const created = await tx.webhook.create({ data: { organizationId, ...input }, omit: { organizationId: true } });
     await recordAudited(tx, audit, created);
     return created;
@@ -49,7 +49,7 @@ export async function updateWebhook(
   patch: Partial<{ name: string; url: string; enabled: boolean }> & ReceiverFields,
   audit?: Audited<{ before: WebhookView; after: WebhookView }>,
 ): Promise<{ before: WebhookView; after: WebhookView } | null> {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const before = await tx.webhook.findFirst({ where: { id, organizationId }, omit: { organizationId: true } });
     if (!before) return null;
     const after = await tx.webhook.update({ where: { id }, data: patch, omit: { organizationId: true } });
@@ -64,7 +64,7 @@ export async function deleteWebhook(
   id: string,
   audit?: Audited<WebhookView>,
 ): Promise<WebhookView | null> {
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const before = await tx.webhook.findFirst({ where: { id, organizationId }, omit: { organizationId: true } });
     if (!before) return null;
     await tx.webhook.delete({ where: { id } });
@@ -93,7 +93,7 @@ export async function listDeliveries(
   organizationId: string,
   opts: { alertId?: string; limit: number },
 ): Promise<DeliveryView[]> {
-  const { rows } = await db.pool.query<DeliveryView>(
+  const { rows } = await poolOf(db).query<DeliveryView>(
     `SELECT d.id, d.webhook_id AS "webhookId", w.name AS "webhookName", d.alert_id AS "alertId", d.status, d.attempts,
             d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.delivered_at AS "deliveredAt", d.created_at AS "createdAt",
             d.payload->>'status' AS notification
@@ -124,7 +124,7 @@ export interface DueDelivery {
  */
 export async function claimDueDeliveries(db: Database, opts: { limit: number; leaseMs: number; now?: Date }): Promise<DueDelivery[]> {
   const now = opts.now ?? new Date();
-  const { rows } = await db.pool.query<{
+  const { rows } = await poolOf(db).query<{
     id: string;
     url: string;
     enabled: boolean;
@@ -162,22 +162,22 @@ export type DeliveryResult =
 export async function recordDeliveryAttempt(db: Database, id: string, result: DeliveryResult): Promise<void> {
   switch (result.outcome) {
     case "delivered":
-      await db.pool.query(
+      await poolOf(db).query(
         `UPDATE notification_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = $2, last_error = NULL WHERE id = $1`,
         [id, result.at],
       );
       return;
     case "retry":
-      await db.pool.query(
+      await poolOf(db).query(
         `UPDATE notification_deliveries SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3 WHERE id = $1`,
         [id, result.error, result.nextAttemptAt],
       );
       return;
     case "failed":
-      await db.pool.query(`UPDATE notification_deliveries SET status = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1`, [
-        id,
-        result.error,
-      ]);
+      await poolOf(db).query(
+        `UPDATE notification_deliveries SET status = 'failed', attempts = attempts + 1, last_error = $2 WHERE id = $1`,
+        [id, result.error],
+      );
       return;
   }
 }

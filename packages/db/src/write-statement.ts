@@ -26,7 +26,7 @@ export class WriteStatement {
     this.parts.push(`${name} AS (${sql})`);
   }
 
-  async run(client: pg.ClientBase): Promise<void> {
+  async run(client: pg.ClientBase | pg.Pool): Promise<void> {
     if (this.parts.length === 0) return;
     await client.query(`WITH ${this.parts.join(",\n")}\nSELECT 1`, this.values);
   }

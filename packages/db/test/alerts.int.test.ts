@@ -1,7 +1,4 @@
 import type { EvaluationOutcome } from "@tidemark/alerts";
-import type { State } from "@tidemark/thresholds";
-import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AlertAlreadyAcknowledgedError,
   acknowledgeAlert,
@@ -10,17 +7,20 @@ import {
   applyEvaluations,
   createSilence,
   createWebhook,
-  type Database,
-  deployDraft,
-  ensureSeries,
   expireSilence,
   listDeliveries,
   listSilences,
   type TimelineFilters,
   updateItemAlertSettings,
-  writeEvaluations,
-} from "../src/index.ts";
-import { createTestOrg, deleteWebhooksOf, testDatabase } from "./helpers.ts";
+} from "@tidemark/db/alerts";
+import type { Database } from "@tidemark/db/client";
+import { deployDraft } from "@tidemark/db/fleet";
+import { ensureSeries } from "@tidemark/db/metrics";
+import { createTestOrg, deleteWebhooksOf, evaluationRecords, testDatabase } from "@tidemark/db/testing";
+import type { State } from "@tidemark/thresholds";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { poolOf, prismaOf } from "../src/database.ts";
 
 let db: Database;
 const organizations: string[] = [];
@@ -67,7 +67,7 @@ async function orgWithSeries(keys: string[]) {
 }
 
 async function alertsOf(orgId: string) {
-  const { rows } = await db.pool.query(
+  const { rows } = await poolOf(db).query(
     `SELECT a.id, s.key, a.severity, a.peak_severity, a.opened_at, a.closed_at, a.flapping, a.value, a.threshold, a.warning, a.critical, a.explanation
      FROM alerts a JOIN series s ON s.id = a.series_id WHERE a.organization_id = $1 ORDER BY a.opened_at`,
     [orgId],
@@ -76,7 +76,7 @@ async function alertsOf(orgId: string) {
 }
 
 async function eventsOf(alertId: string) {
-  const { rows } = await db.pool.query(`SELECT kind, severity, detail FROM alert_events WHERE alert_id = $1 ORDER BY ts, id`, [alertId]);
+  const { rows } = await poolOf(db).query(`SELECT kind, severity, detail FROM alert_events WHERE alert_id = $1 ORDER BY ts, id`, [alertId]);
   return rows as { kind: string; severity: State; detail: string }[];
 }
 
@@ -146,11 +146,11 @@ describe("applyEvaluations: outcomes to alerts", () => {
 
   it("applies the item's recovery margin and minimum duration", async () => {
     const { orgId, id } = await orgWithSeries(["api01-http-latency"]);
-    const host = await db.prisma.host.create({ data: { organizationId: orgId, name: "api01" } });
-    const service = await db.prisma.service.create({
+    const host = await prismaOf(db).host.create({ data: { organizationId: orgId, name: "api01" } });
+    const service = await prismaOf(db).service.create({
       data: { organizationId: orgId, hostId: host.id, name: "http", url: "shell://", schedules: ["1M"] },
     });
-    const item = await db.prisma.serviceItem.create({
+    const item = await prismaOf(db).serviceItem.create({
       data: { organizationId: orgId, serviceId: service.id, name: "latency", execStatement: "check_http", seriesKey: "api01-http-latency" },
     });
     await expect(
@@ -181,7 +181,7 @@ describe("applyEvaluations: outcomes to alerts", () => {
     expect(events.map((e) => e.kind)).toContain("flapping-started");
     expect(events.filter((e) => e.kind === "notification-held").every((e) => e.detail.includes("flapping"))).toBe(true);
     expect(events.some((e) => e.kind === "notification-held")).toBe(true);
-    const track = await db.pool.query(`SELECT recent_states, flapping FROM alert_tracks WHERE series_id = $1`, [s]);
+    const track = await poolOf(db).query(`SELECT recent_states, flapping FROM alert_tracks WHERE series_id = $1`, [s]);
     expect(track.rows[0]).toMatchObject({ flapping: true });
     expect(track.rows[0].recent_states).toHaveLength(21);
   });
@@ -191,7 +191,7 @@ describe("applyEvaluations: outcomes to alerts", () => {
     const { orgId, id } = await orgWithSeries(keys);
     await createWebhook(db, orgId, { name: "ops", url: "http://127.0.0.1:9/hook", enabled: true });
     const outcomes = keys.flatMap((k) => script(id(k), k, "OWWWCCCOOO"));
-    const client = await db.pool.connect();
+    const client = await poolOf(db).connect();
     let statements = 0;
     const counting = new Proxy(client, {
       get(target, prop, receiver) {
@@ -228,7 +228,7 @@ describe("notifications: silences and acknowledgements", () => {
       "ops:firing:pending",
       "ops:resolved:pending",
     ]);
-    const { rows } = await db.pool.query(`SELECT payload FROM notification_deliveries WHERE id = $1`, [
+    const { rows } = await poolOf(db).query(`SELECT payload FROM notification_deliveries WHERE id = $1`, [
       deliveries.find((d) => d.notification === "firing")!.id,
     ]);
     expect(rows[0].payload).toMatchObject({
@@ -295,13 +295,7 @@ describe("notifications: silences and acknowledgements", () => {
     expect(deliveries.map((d) => d.notification)).toEqual(["resolved", "firing"]);
     const detail = await alertDetail(db, orgId, alert.id);
     expect(detail).toMatchObject({ ackComment: "looking into it", acknowledgedByName: expect.stringMatching(/^User /) });
-    expect(detail?.events.map((e) => e.kind)).toEqual([
-      "opened",
-      "acknowledged",
-      "escalated",
-      "notification-held",
-      "closed",
-    ]);
+    expect(detail?.events.map((e) => e.kind)).toEqual(["opened", "acknowledged", "escalated", "notification-held", "closed"]);
   });
 });
 
@@ -314,21 +308,7 @@ describe("the timeline", () => {
       ...script(id(keys[1]!), keys[1]!, "CC", { start: T0 + 30 * MINUTE }),
       ...script(id(keys[2]!), keys[2]!, "WO", { start: T0 - 120 * MINUTE }),
     ];
-    const client = await db.pool.connect();
-    try {
-      await writeEvaluations(
-        client,
-        outcomes.map((o, i) => ({
-          ...o,
-          ts: o.ts.getTime(),
-          softCount: 1,
-          changed: i === 0 || outcomes[i - 1]!.state !== o.state || outcomes[i - 1]!.seriesId !== o.seriesId,
-        })),
-      );
-    } finally {
-      client.release();
-    }
-    await applyEvaluations(db, orgId, outcomes);
+    await applyEvaluations(db, orgId, outcomes, { records: evaluationRecords(outcomes) });
     const window = { from: new Date(T0 - 10 * MINUTE), to: new Date(T0 + 60 * MINUTE) };
     const all: TimelineFilters = { severities: [], status: "any", host: null, service: null, acknowledged: null, flapping: null };
 

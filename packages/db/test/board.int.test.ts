@@ -1,6 +1,8 @@
+import type { Database } from "@tidemark/db/client";
+import { countBoardStates, ensureSeries, insertPoints, listBoard } from "@tidemark/db/metrics";
+import { createOrgWithItems, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countBoardStates, type Database, ensureSeries, insertPoints, listBoard } from "../src/index.ts";
-import { createOrgWithItems, testDatabase } from "./helpers.ts";
+import { poolOf } from "../src/database.ts";
 
 let db: Database;
 let org: string;
@@ -10,7 +12,10 @@ const HOUR = 3_600_000;
 beforeAll(async () => {
   db = await testDatabase();
   // a: CRITICAL, b: OK, c: WARNING, d: never evaluated, e: CRITICAL.
-  org = await createOrgWithItems(db, ["a", "b", "c", "d", "e"].map((name) => ({ name })));
+  org = await createOrgWithItems(
+    db,
+    ["a", "b", "c", "d", "e"].map((name) => ({ name })),
+  );
   const ids = await ensureSeries(db, org, ["h-s-a", "h-s-b", "h-s-c", "h-s-e"]);
   const states: [string, string][] = [
     ["h-s-a", "CRITICAL"],
@@ -19,14 +24,19 @@ beforeAll(async () => {
     ["h-s-e", "CRITICAL"],
   ];
   for (const [key, state] of states)
-    await db.pool.query(
-      `INSERT INTO item_states (series_id, ts, state, hard_state, soft_count) VALUES ($1, $2, $3, $3, 0)`,
-      [ids.get(key), now, state],
-    );
+    await poolOf(db).query(`INSERT INTO item_states (series_id, ts, state, hard_state, soft_count) VALUES ($1, $2, $3, $3, 0)`, [
+      ids.get(key),
+      now,
+      state,
+    ]);
   // b: a point in each of the last 24 hours, value = the hour's index; its last point 30 min ago.
   await insertPoints(
     db,
-    Array.from({ length: 24 }, (_, slot) => ({ seriesId: ids.get("h-s-b")!, ts: new Date(now.getTime() - 24 * HOUR + slot * HOUR + 30 * 60_000), value: slot })),
+    Array.from({ length: 24 }, (_, slot) => ({
+      seriesId: ids.get("h-s-b")!,
+      ts: new Date(now.getTime() - 24 * HOUR + slot * HOUR + 30 * 60_000),
+      value: slot,
+    })),
   );
 });
 afterAll(async () => db.close());

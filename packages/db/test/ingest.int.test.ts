@@ -1,6 +1,8 @@
+import type { Database } from "@tidemark/db/client";
+import { COPY_FROM_POINTS, ingestBatch } from "@tidemark/db/metrics";
+import { createOrgWithItems, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COPY_FROM_POINTS, type Database, ingestBatch } from "../src/index.ts";
-import { createOrgWithItems, testDatabase } from "./helpers.ts";
+import { poolOf } from "../src/database.ts";
 
 let db: Database;
 beforeAll(async () => {
@@ -18,12 +20,12 @@ const orgWithItems = (names: string[], host?: string) =>
   );
 
 async function stored(organizationId: string) {
-  const { rows } = await db.pool.query<{ key: string; n: number; first: Date; last: Date; total: number | null }>(
+  const { rows } = await poolOf(db).query<{ key: string; n: number; first: Date; last: Date; total: number | null }>(
     `SELECT s.key, count(*)::int AS n, min(p.ts) AS first, max(p.ts) AS last, sum(p.value) AS total
      FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 GROUP BY s.key ORDER BY s.key`,
     [organizationId],
   );
-  const queued = await db.pool.query<{ n: number }>(
+  const queued = await poolOf(db).query<{ n: number }>(
     `SELECT coalesce(sum(cardinality(series_ids)), 0)::int AS n FROM evaluation_queue WHERE organization_id = $1`,
     [organizationId],
   );

@@ -1,10 +1,13 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { Database } from "@tidemark/db/client";
+import { MigrationError, readMigrations } from "@tidemark/db/migrate";
+import { testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, MigrationError, migrate, readMigrations } from "../src/index.ts";
+import { poolOf, prismaOf } from "../src/database.ts";
+import { migrate } from "../src/migrate.ts";
 import { MIGRATIONS_DIR } from "../src/paths.ts";
-import { testDatabase } from "./helpers.ts";
 
 let db: Database;
 beforeAll(async () => {
@@ -13,7 +16,7 @@ beforeAll(async () => {
 afterAll(async () => db.close());
 
 async function withClient<T>(f: (client: import("pg").PoolClient) => Promise<T>): Promise<T> {
-  const client = await db.pool.connect();
+  const client = await poolOf(db).connect();
   try {
     return await f(client);
   } finally {
@@ -24,7 +27,7 @@ async function withClient<T>(f: (client: import("pg").PoolClient) => Promise<T>)
 describe("migrations", () => {
   it("are recorded in _prisma_migrations exactly as Prisma records them", async () => {
     const files = await readMigrations(MIGRATIONS_DIR);
-    const { rows } = await db.pool.query(
+    const { rows } = await poolOf(db).query(
       `SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" WHERE rolled_back_at IS NULL ORDER BY migration_name`,
     );
     expect(rows.map((r) => r.migration_name)).toEqual(files.map((f) => f.name));
@@ -62,7 +65,7 @@ describe("migrations", () => {
       await cp(MIGRATIONS_DIR, dir, { recursive: true });
       await mkdir(path.join(dir, name));
       await writeFile(path.join(dir, name, "migration.sql"), "SELECT 1;\n");
-      await db.pool.query(
+      await poolOf(db).query(
         `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES (gen_random_uuid()::text, 'x', $1, now())`,
         [name],
       );
@@ -70,7 +73,7 @@ describe("migrations", () => {
       expect(error).toBeInstanceOf(MigrationError);
       expect((error as Error).message).toMatch(new RegExp(`${name} started at .* never finished.*rolled_back_at`));
     } finally {
-      await db.pool.query(`DELETE FROM "_prisma_migrations" WHERE migration_name = $1`, [name]);
+      await poolOf(db).query(`DELETE FROM "_prisma_migrations" WHERE migration_name = $1`, [name]);
       await rm(dir, { recursive: true, force: true });
     }
   });
@@ -83,9 +86,9 @@ describe("migrations", () => {
       await mkdir(path.join(dir, name));
       await writeFile(path.join(dir, name, "migration.sql"), "CREATE TABLE tm_should_vanish (id int);\nSELECT no_such_function();\n");
       await expect(withClient((c) => migrate(c, dir))).rejects.toThrow(/29990101000001_broken failed: .*no_such_function/);
-      const table = await db.pool.query(`SELECT to_regclass('tm_should_vanish') AS t`);
+      const table = await poolOf(db).query(`SELECT to_regclass('tm_should_vanish') AS t`);
       expect(table.rows[0].t).toBeNull();
-      const recorded = await db.pool.query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1`, [name]);
+      const recorded = await poolOf(db).query(`SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1`, [name]);
       expect(recorded.rowCount).toBe(0);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -110,7 +113,7 @@ describe("the Prisma schema and the migrated database agree", () => {
     const models = [...schema.matchAll(/^model (\w+) \{([\s\S]*?)^\}/gm)];
     const enums = new Map([...schema.matchAll(/^enum (\w+) \{[\s\S]*?@@map\("(\w+)"\)/gm)].map((m) => [m[1]!, m[2]!]));
     expect(models.length).toBeGreaterThan(20);
-    const { rows: columns } = await db.pool.query<{
+    const { rows: columns } = await poolOf(db).query<{
       table_name: string;
       column_name: string;
       data_type: string;
@@ -161,9 +164,9 @@ describe("the Prisma schema and the migrated database agree", () => {
 
   it("Prisma reads and writes through the adapter", async () => {
     const slug = `agree-${Date.now()}`;
-    const org = await db.prisma.organization.create({ data: { slug, name: "Agreement" } });
-    const found = await db.prisma.organization.findUnique({ where: { slug } });
+    const org = await prismaOf(db).organization.create({ data: { slug, name: "Agreement" } });
+    const found = await prismaOf(db).organization.findUnique({ where: { slug } });
     expect(found?.id).toBe(org.id);
-    await db.prisma.organization.delete({ where: { id: org.id } });
+    await prismaOf(db).organization.delete({ where: { id: org.id } });
   });
 });

@@ -1,14 +1,9 @@
+import { type Database, explainConnectionError } from "@tidemark/db/client";
+import { ensureSeries, insertPoints, readSeriesWindow, refreshAggregates } from "@tidemark/db/metrics";
+import { createTestOrg, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Database,
-  databaseInfo,
-  ensureSeries,
-  explainConnectionError,
-  insertPoints,
-  readSeriesWindow,
-  refreshAggregates,
-} from "../src/index.ts";
-import { createTestOrg, testDatabase } from "./helpers.ts";
+import { poolOf } from "../src/database.ts";
+import { databaseInfo } from "../src/database-kind.ts";
 
 let db: Database;
 beforeAll(async () => {
@@ -20,20 +15,20 @@ const expectedKind = process.env.TIDEMARK_EXPECT_DB_KIND;
 
 describe("time-series storage", () => {
   it("is the kind of database this run expects, with the matching objects", async () => {
-    const info = await databaseInfo(db.pool);
+    const info = await databaseInfo(poolOf(db));
     if (expectedKind) expect(info.kind).toBe(expectedKind);
-    const { rows } = await db.pool.query<{ name: string; kind: string }>(
+    const { rows } = await poolOf(db).query<{ name: string; kind: string }>(
       `SELECT c.relname AS name, c.relkind AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
        WHERE n.nspname = 'public' AND c.relname IN ('metric_points', 'state_changes', 'metric_5m', 'metric_1h')`,
     );
     const names = rows.map((r) => r.name).sort();
     expect(names).toEqual(["metric_1h", "metric_5m", "metric_points", "state_changes"]);
     if (info.kind === "timescaledb") {
-      const hypertables = await db.pool.query(`SELECT hypertable_name FROM timescaledb_information.hypertables ORDER BY 1`);
+      const hypertables = await poolOf(db).query(`SELECT hypertable_name FROM timescaledb_information.hypertables ORDER BY 1`);
       expect(hypertables.rows.map((r) => r.hypertable_name)).toEqual(expect.arrayContaining(["metric_points", "state_changes"]));
-      const caggs = await db.pool.query(`SELECT view_name FROM timescaledb_information.continuous_aggregates ORDER BY 1`);
+      const caggs = await poolOf(db).query(`SELECT view_name FROM timescaledb_information.continuous_aggregates ORDER BY 1`);
       expect(caggs.rows.map((r) => r.view_name)).toEqual(["metric_1h", "metric_5m"]);
-      const jobs = await db.pool.query(`SELECT proc_name, hypertable_name FROM timescaledb_information.jobs WHERE job_id >= 1000`);
+      const jobs = await poolOf(db).query(`SELECT proc_name, hypertable_name FROM timescaledb_information.jobs WHERE job_id >= 1000`);
       const procs = jobs.rows.map((r) => r.proc_name);
       expect(procs).toEqual(expect.arrayContaining(["policy_refresh_continuous_aggregate", "policy_compression", "policy_retention"]));
     } else {
@@ -92,7 +87,7 @@ describe("time-series storage", () => {
   });
 
   it("index-backed lookups: the newest point of a series is found without scanning it", async () => {
-    const { rows } = await db.pool.query<{ "QUERY PLAN": string }>(
+    const { rows } = await poolOf(db).query<{ "QUERY PLAN": string }>(
       `EXPLAIN SELECT ts, value FROM metric_points WHERE series_id = 1 ORDER BY ts DESC LIMIT 10`,
     );
     const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");

@@ -1,4 +1,4 @@
-import type { SessionView } from "@tidemark/db";
+import type { SessionView } from "@tidemark/db/organizations";
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { getDatabase } from "./database";

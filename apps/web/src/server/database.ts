@@ -1,5 +1,5 @@
 import { errorResponse } from "@tidemark/api/http";
-import { connectDatabase, type Database, isDatabaseUnavailable } from "@tidemark/db";
+import { connectDatabase, type Database, isDatabaseUnavailable } from "@tidemark/db/client";
 
 /**
  * One pool per server process. Kept on globalThis so that dev-mode module reloading does not

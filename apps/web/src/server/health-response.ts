@@ -1,13 +1,9 @@
-import { type Database, databaseInfo } from "@tidemark/db";
+import { currentDatabaseInfo, type Database } from "@tidemark/db/client";
+import { appliedMigrationCount } from "@tidemark/db/migrate";
 
 /** `GET /api/health`: liveness and what the database is, for people, load balancers and the start script. */
 export async function healthResponse(db: Database): Promise<Response> {
-  const [info, migrations] = await Promise.all([
-    databaseInfo(db.pool),
-    db.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-    ),
-  ]);
+  const [info, migrations] = await Promise.all([currentDatabaseInfo(db), appliedMigrationCount(db)]);
   return Response.json({
     status: "ok",
     database: {
@@ -15,7 +11,7 @@ export async function healthResponse(db: Database): Promise<Response> {
       kind: info.kind,
       timescaledb: info.timescaleVersion,
       postgresql: info.serverVersion,
-      migrations: migrations.rows[0]?.n ?? 0,
+      migrations,
     },
   });
 }

@@ -1,5 +1,6 @@
 import { hashToken } from "@tidemark/auth";
-import { type Database, findSession, type SessionView } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { findSession, type SessionView } from "@tidemark/db/organizations";
 
 export const SESSION_COOKIE = "tm_session";
 export const SESSION_DAYS = 14;

@@ -1,8 +1,8 @@
 import { clientAddress, hashToken, issueToken, parseTrustedProxies, verifyPassword } from "@tidemark/auth";
+import type { Database } from "@tidemark/db/client";
 import {
   type BucketDecision,
   createSession,
-  type Database,
   findUserByEmail,
   firstMembership,
   isKnownDevice,
@@ -10,7 +10,7 @@ import {
   recordAudit,
   rememberDevice,
   resetRateLimitBucket,
-} from "@tidemark/db";
+} from "@tidemark/db/organizations";
 import { z } from "zod";
 import { readCookie, SESSION_COOKIE, SESSION_DAYS, sessionCookieAttributes } from "./session.ts";
 

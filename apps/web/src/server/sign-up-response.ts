@@ -1,14 +1,14 @@
 import { zodIssues } from "@tidemark/api/http";
 import { clientAddress, hashPassword, hashToken, issueToken, parseTrustedProxies } from "@tidemark/auth";
+import type { Database } from "@tidemark/db/client";
 import {
   acceptInvitation,
   createSession,
   createUser,
-  type Database,
   EmailTakenError,
   findPendingInvitation,
   rateLimitBucket,
-} from "@tidemark/db";
+} from "@tidemark/db/organizations";
 import { SESSION_COOKIE, SESSION_DAYS, sessionCookieAttributes } from "./session.ts";
 import { signUpSchema } from "./sign-up-schema.ts";
 

@@ -1,6 +1,8 @@
 import { appRouter } from "@tidemark/api";
 import { hashToken } from "@tidemark/auth";
-import { authenticateApiToken, bearerToken, type Database, isDatabaseUnavailable } from "@tidemark/db";
+import { type Database, isDatabaseUnavailable } from "@tidemark/db/client";
+import { bearerToken } from "@tidemark/db/fleet";
+import { authenticateApiToken } from "@tidemark/db/organizations";
 import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { MAX_TRPC_BATCH } from "../trpc/batch.ts";

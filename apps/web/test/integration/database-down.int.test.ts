@@ -1,8 +1,8 @@
 import net from "node:net";
 import { ingestResponse } from "@tidemark/api/http";
-import { connectDatabase, createPool, createPrisma, type Database, databaseInfo } from "@tidemark/db";
+import { connectDatabase, currentDatabaseInfo, type Database } from "@tidemark/db/client";
+import { testDatabase, uncheckedDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabase } from "../../../../packages/db/test/helpers.ts";
 import { withDatabase } from "../../src/server/database.ts";
 import { healthResponse } from "../../src/server/health-response.ts";
 import { trpcResponse } from "../../src/server/trpc-response.ts";
@@ -23,13 +23,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
   const { port } = silent.address() as net.AddressInfo;
   const url = `postgres://nobody:nothing@127.0.0.1:${port}/none`;
-  const pool = createPool(url, { connectionTimeoutMillis: 200 });
-  silentDb = { url, pool, prisma: createPrisma(pool), info: live.info, close: async () => pool.end() };
+  silentDb = uncheckedDatabase(url, live.info, { connectionTimeoutMillis: 200 });
 });
 afterAll(async () => {
   for (const socket of sockets) socket.destroy();
   silent.close();
-  await silentDb.pool.end().catch(() => {});
+  await silentDb.close().catch(() => {});
   await live.close();
 });
 
@@ -71,7 +70,7 @@ describe("with the database down", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       status: "ok",
-      database: { reachable: true, kind: (await databaseInfo(live.pool)).kind },
+      database: { reachable: true, kind: (await currentDatabaseInfo(live)).kind },
     });
   });
 });

@@ -1,7 +1,8 @@
 import { ingestResponse } from "@tidemark/api/http";
-import { createAgent, type Database } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { createAgent } from "@tidemark/db/fleet";
+import { createOrgWithItems, queryRows, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrgWithItems, testDatabase } from "../../../../packages/db/test/helpers.ts";
 
 /** `POST /api/ingest` as the route serves it, against real PostgreSQL. */
 
@@ -45,7 +46,8 @@ describe("ingest refuses what it must not store, with a reason", () => {
     expect(body.issues).toEqual([
       { path: "results.1.ts", message: expect.stringMatching(/2099-01-01.*ahead of the server's clock.*agent's clock/) },
     ]);
-    const { rows } = await db.pool.query(
+    const rows = await queryRows(
+      db,
       `SELECT count(*)::int AS n FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 AND p.ts >= $2`,
       [organizationId, new Date(NOW)],
     );

@@ -1,8 +1,9 @@
 import { promWriteResponse } from "@tidemark/api/http";
-import { createAgent, type Database } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { createAgent } from "@tidemark/db/fleet";
+import { createTestOrg, testDatabase } from "@tidemark/db/testing";
 import { encodeWriteRequest } from "@tidemark/prometheus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../../../packages/db/test/helpers.ts";
 
 /** The remote-write handler itself is tested in apps/worker/test/remote-write.int.test.ts, end to end. */
 

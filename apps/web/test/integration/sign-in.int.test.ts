@@ -1,7 +1,7 @@
 import { hashPassword, PEER_HEADER } from "@tidemark/auth";
-import type { Database } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { createTestOrg, execute, testDatabase, testPrisma } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../../../packages/db/test/helpers.ts";
 import { DEVICE_COOKIE, signInResponse } from "../../src/server/sign-in-response.ts";
 
 /** `POST /api/auth/sign-in` against real PostgreSQL: guessing is slowed, the owner is never locked out. */
@@ -10,7 +10,7 @@ let db: Database;
 beforeAll(async () => {
   db = await testDatabase();
   // The counters outlive a run (they are in the database): start from full buckets.
-  await db.pool.query(`DELETE FROM rate_limit_buckets WHERE key LIKE 'sign-in:%'`);
+  await execute(db, `DELETE FROM rate_limit_buckets WHERE key LIKE 'sign-in:%'`);
 });
 afterAll(async () => db.close());
 
@@ -18,13 +18,13 @@ const PASSWORD = "gentle river lantern";
 
 async function owner() {
   const { user } = await createTestOrg(db, "admin");
-  await db.prisma.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(PASSWORD) } });
+  await testPrisma(db).user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(PASSWORD) } });
   return user.email;
 }
 
 async function signInAudit(email: string) {
-  const user = await db.prisma.user.findUniqueOrThrow({ where: { email } });
-  const entries = await db.prisma.auditEntry.findMany({
+  const user = await testPrisma(db).user.findUniqueOrThrow({ where: { email } });
+  const entries = await testPrisma(db).auditEntry.findMany({
     where: { targetId: user.id, action: { startsWith: "session." } },
     orderBy: { id: "asc" },
   });

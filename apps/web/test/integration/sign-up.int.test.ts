@@ -1,7 +1,7 @@
 import { PEER_HEADER } from "@tidemark/auth";
-import { connectDatabase, type Database } from "@tidemark/db";
+import { connectDatabase, type Database } from "@tidemark/db/client";
+import { execute, queryRows, testDatabase, testPrisma } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabase } from "../../../../packages/db/test/helpers.ts";
 import { SIGN_UP_LIMIT, signUpResponse } from "../../src/server/sign-up-response.ts";
 
 /** `POST /api/auth/sign-up` against real PostgreSQL, as two web instances sharing it would answer. */
@@ -34,7 +34,7 @@ const randomPeer = () => `203.0.113.${Math.floor(Math.random() * 250)}`;
 describe("signing up", () => {
   it("counts sign-ups per address in the database: a second web instance refuses what the first used up", async () => {
     const peer = randomPeer();
-    await first.pool.query(`DELETE FROM rate_limit_buckets WHERE key = $1`, [`sign-up:address:${peer}`]);
+    await execute(first, `DELETE FROM rate_limit_buckets WHERE key = $1`, [`sign-up:address:${peer}`]);
     for (let i = 0; i < SIGN_UP_LIMIT.limit; i++) expect((await signUp(i % 2 ? second : first, peer)).status).toBe(201);
     const refused = await signUp(second, peer);
     expect(refused.status).toBe(429);
@@ -42,11 +42,11 @@ describe("signing up", () => {
     expect((await signUp(first, peer)).status).toBe(429);
     // The database is what both consult (one process's memory would be shared by the two above as well):
     // the used-up bucket is a row there, and forgetting it frees the address on either instance.
-    const { rows } = await first.pool.query<{ tokens: number }>(`SELECT tokens FROM rate_limit_buckets WHERE key = $1`, [
+    const rows = await queryRows<{ tokens: number }>(first, `SELECT tokens FROM rate_limit_buckets WHERE key = $1`, [
       `sign-up:address:${peer}`,
     ]);
     expect(rows[0]?.tokens).toBeLessThan(1);
-    await first.pool.query(`DELETE FROM rate_limit_buckets WHERE key = $1`, [`sign-up:address:${peer}`]);
+    await execute(first, `DELETE FROM rate_limit_buckets WHERE key = $1`, [`sign-up:address:${peer}`]);
     expect((await signUp(second, peer)).status).toBe(201);
   });
 
@@ -55,8 +55,8 @@ describe("signing up", () => {
     const response = await signUp(first, randomPeer(), email);
     expect(response.status).toBe(201);
     const { organizationId } = (await response.json()) as { organizationId: string };
-    const user = await first.prisma.user.findUniqueOrThrow({ where: { email } });
-    const entries = await first.prisma.auditEntry.findMany({ where: { organizationId } });
+    const user = await testPrisma(first).user.findUniqueOrThrow({ where: { email } });
+    const entries = await testPrisma(first).auditEntry.findMany({ where: { organizationId } });
     expect(entries.map((e) => [e.action, e.actorKind, e.actorUserId])).toEqual([["organization.create", "user", user.id]]);
   });
 });

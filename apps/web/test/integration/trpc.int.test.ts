@@ -1,7 +1,8 @@
 import { issueToken } from "@tidemark/auth";
-import { changeMemberRole, createSession, type Database, deleteSession, removeMember } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { changeMemberRole, createSession, deleteSession, removeMember } from "@tidemark/db/organizations";
+import { createTestOrg, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, testDatabase } from "../../../../packages/db/test/helpers.ts";
 import { trpcResponse } from "../../src/server/trpc-response.ts";
 import { MAX_TRPC_BATCH } from "../../src/trpc/batch.ts";
 

@@ -1,13 +1,7 @@
 import { deploymentSnapshotSchema, renderAgentConfig } from "@tidemark/config-render";
-import {
-  authenticateAgent,
-  bearerToken,
-  type Database,
-  markDelivered,
-  nextConfigForAgent,
-  organizationTimeZone,
-  recordAgentStatus,
-} from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { authenticateAgent, bearerToken, markDelivered, nextConfigForAgent, recordAgentStatus } from "@tidemark/db/fleet";
+import { organizationTimeZone } from "@tidemark/db/organizations";
 import { agentStatusSchema } from "@tidemark/protocol";
 import { z } from "zod";
 import { readJsonBody } from "./json-body.ts";

@@ -1,5 +1,7 @@
 import { RateLimiter } from "@tidemark/auth";
-import { authenticateAgent, bearerToken, type Database, ingestBatch } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { authenticateAgent, bearerToken } from "@tidemark/db/fleet";
+import { ingestBatch } from "@tidemark/db/metrics";
 import { futurePointIssues, ingestBatchSchema, MAX_INGEST_BYTES } from "@tidemark/protocol";
 import { readJsonBody } from "./json-body.ts";
 import { errorResponse, zodIssues } from "./json-errors.ts";

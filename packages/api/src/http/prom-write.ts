@@ -1,14 +1,9 @@
 import { createHash } from "node:crypto";
 import { hashToken, RateLimiter } from "@tidemark/auth";
-import {
-  type AuditActor,
-  agentActor,
-  authenticateAgent,
-  authenticateApiToken,
-  bearerToken,
-  type Database,
-  storeRemoteWrite,
-} from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { authenticateAgent, bearerToken } from "@tidemark/db/fleet";
+import { storeRemoteWrite } from "@tidemark/db/metrics";
+import { type AuditActor, agentActor, authenticateApiToken } from "@tidemark/db/organizations";
 import { decodeWriteRequest, RemoteWriteError, remoteWriteResults, type SeriesMapping, seriesMappingSchema } from "@tidemark/prometheus";
 import { futurePointIssues, MAX_INGEST_BYTES, MAX_INGEST_RESULTS } from "@tidemark/protocol";
 import { errorResponse, zodIssues } from "./json-errors.ts";

@@ -1,4 +1,4 @@
-import { createAgent, listAgentServices, listAgents, revokeAgent } from "@tidemark/db";
+import { createAgent, listAgentServices, listAgents, revokeAgent } from "@tidemark/db/fleet";
 import { nameSchema } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";

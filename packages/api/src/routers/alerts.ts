@@ -12,7 +12,7 @@ import {
   listWebhooks,
   updateItemAlertSettings,
   updateWebhook,
-} from "@tidemark/db";
+} from "@tidemark/db/alerts";
 import { destinationPolicyFromEnv, refusedServer, refusedUrl } from "@tidemark/outbound";
 import { stateSchema } from "@tidemark/thresholds";
 import { TRPCError } from "@trpc/server";

@@ -1,4 +1,4 @@
-import { auditFacets, listAuditEntries } from "@tidemark/db";
+import { auditFacets, listAuditEntries } from "@tidemark/db/organizations";
 import { z } from "zod";
 import { adminProcedure, createTRPCRouter } from "../trpc.ts";
 

@@ -1,7 +1,8 @@
 import { BischeckImportError, exportBischeck, filesFromDirectory, importBischeck, importPreview, redactUrl } from "@tidemark/bischeck";
 import { agentForHost, assignByHostRules, hostAgentRuleSchema } from "@tidemark/config-render";
-import type { Database } from "@tidemark/db";
-import { activeAgentNames, existingServices, mergeConfiguration, readDeploymentSource } from "@tidemark/db";
+import type { Database } from "@tidemark/db/client";
+import { existingHosts, existingServices, mergeConfiguration } from "@tidemark/db/configuration";
+import { activeAgentNames, readDeploymentSource } from "@tidemark/db/fleet";
 import type { Configuration } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -75,7 +76,7 @@ export const bischeckRouter = createTRPCRouter({
     const agentNames = await ruleAgents(ctx.db, ctx.org.id, input.agentRules);
     const names = parsed.configuration.hosts.map((h) => h.name);
     const [hosts, services] = await Promise.all([
-      ctx.db.prisma.host.findMany({ where: { organizationId: ctx.org.id, name: { in: names } }, select: { name: true } }),
+      existingHosts(ctx.db, ctx.org.id, names),
       existingServices(
         ctx.db,
         ctx.org.id,

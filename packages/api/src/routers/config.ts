@@ -1,7 +1,6 @@
 import {
   type Actor,
   applyTemplate,
-  assignServices,
   cloneHost,
   cloneItem,
   cloneService,
@@ -18,11 +17,12 @@ import {
   listHosts,
   listServices,
   seriesKeys,
-  unknownSeriesKeys,
   updateHost,
   updateItem,
   updateService,
-} from "@tidemark/db";
+} from "@tidemark/db/configuration";
+import { assignServices } from "@tidemark/db/fleet";
+import { unknownSeriesKeys } from "@tidemark/db/metrics";
 import { hostSchema, nameSchema, serviceItemSchema, serviceSchema } from "@tidemark/model";
 import { z } from "zod";
 import { editablePolicySchema } from "../inputs/policy.ts";

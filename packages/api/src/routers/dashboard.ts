@@ -1,4 +1,5 @@
-import { BOARD_STATES, configurationOverview, countBoardStates, listBoard, listItems, readSeriesWindow } from "@tidemark/db";
+import { configurationOverview, listItemsWithLastValues } from "@tidemark/db/configuration";
+import { BOARD_STATES, countBoardStates, findSeries, listBoard, readSeriesWindow } from "@tidemark/db/metrics";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { createTRPCRouter, viewerProcedure } from "../trpc.ts";
@@ -29,7 +30,7 @@ export const dashboardRouter = createTRPCRouter({
         limit: z.number().int().min(1).max(200).default(50),
       }),
     )
-    .query(({ ctx, input }) => listItems(ctx.db, ctx.org.id, input)),
+    .query(({ ctx, input }) => listItemsWithLastValues(ctx.db, ctx.org.id, input)),
   series: viewerProcedure
     .input(
       z
@@ -38,7 +39,7 @@ export const dashboardRouter = createTRPCRouter({
         .refine((v) => v.to.getTime() - v.from.getTime() <= 400 * 86_400_000, "at most 400 days"),
     )
     .query(async ({ ctx, input }) => {
-      const owned = await ctx.db.prisma.series.findFirst({ where: { id: input.seriesId, organizationId: ctx.org.id } });
+      const owned = await findSeries(ctx.db, ctx.org.id, input.seriesId);
       if (!owned) throw new TRPCError({ code: "NOT_FOUND", message: "no such series in this organisation" });
       // With the series' last point time, so that a client can show how old the newest value is.
       return { ...(await readSeriesWindow(ctx.db, ctx.org.id, input.seriesId, input.from, input.to)), lastSeenAt: owned.lastTs };

@@ -7,7 +7,7 @@ import {
   listInvitations,
   revokeInvitation,
   setActiveOrganization,
-} from "@tidemark/db";
+} from "@tidemark/db/organizations";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { roleSchema } from "../inputs/role.ts";

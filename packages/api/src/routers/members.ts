@@ -1,4 +1,4 @@
-import { changeMemberRole, listMembers, removeMember } from "@tidemark/db";
+import { changeMemberRole, listMembers, removeMember } from "@tidemark/db/organizations";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { roleSchema } from "../inputs/role.ts";

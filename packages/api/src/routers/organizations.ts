@@ -6,7 +6,7 @@ import {
   organizationTimeZone,
   setActiveOrganization,
   setOrganizationTimeZone,
-} from "@tidemark/db";
+} from "@tidemark/db/organizations";
 import { timeZoneSchema } from "@tidemark/model";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";

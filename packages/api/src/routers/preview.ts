@@ -1,4 +1,4 @@
-import { previewItem } from "@tidemark/db";
+import { previewItem } from "@tidemark/db/metrics";
 import { z } from "zod";
 import { editablePolicySchema } from "../inputs/policy.ts";
 import { createTRPCRouter, viewerProcedure } from "../trpc.ts";

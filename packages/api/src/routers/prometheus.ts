@@ -1,4 +1,4 @@
-import { prometheusCreatesSeries, setPrometheusCreatesSeries } from "@tidemark/db";
+import { prometheusCreatesSeries, setPrometheusCreatesSeries } from "@tidemark/db/metrics";
 import { z } from "zod";
 import { auditedBy } from "../services/audit.ts";
 import { adminProcedure, createTRPCRouter, viewerProcedure } from "../trpc.ts";

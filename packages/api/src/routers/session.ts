@@ -1,4 +1,4 @@
-import { listMemberships } from "@tidemark/db";
+import { listMemberships } from "@tidemark/db/organizations";
 import { authedProcedure, createTRPCRouter, publicProcedure } from "../trpc.ts";
 
 export const sessionRouter = createTRPCRouter({

@@ -1,13 +1,6 @@
-import {
-  deployedItemPolicy,
-  getItem,
-  getItemValueBounds,
-  itemDeploymentStatus,
-  loadSuggestionHistory,
-  PROMETHEUS_SERVICE_URL,
-  saveItemPolicy,
-  setItemValueBounds,
-} from "@tidemark/db";
+import { getItem, getItemValueBounds, itemDeploymentStatus, saveItemPolicy, setItemValueBounds } from "@tidemark/db/configuration";
+import { deployedItemPolicy } from "@tidemark/db/fleet";
+import { loadSuggestionHistory, PROMETHEUS_SERVICE_URL } from "@tidemark/db/metrics";
 import { prometheusSelector, renderRuleGroup } from "@tidemark/prometheus";
 import { fitSuggestion } from "@tidemark/suggest";
 import { TRPCError } from "@trpc/server";

@@ -1,5 +1,5 @@
 import { issueToken } from "@tidemark/auth";
-import { createApiToken, listApiTokens, revokeApiToken } from "@tidemark/db";
+import { createApiToken, listApiTokens, revokeApiToken } from "@tidemark/db/organizations";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { roleSchema } from "../inputs/role.ts";

@@ -1,4 +1,4 @@
-import type { AuditActor, AuditChange, Audited } from "@tidemark/db";
+import type { AuditActor, AuditChange, Audited } from "@tidemark/db/organizations";
 
 /**
  * The caller's change as the audit log records it (a person's session told from one of their API

@@ -8,10 +8,9 @@ import {
   readSnapshot,
   rollbackMessage,
 } from "@tidemark/config-render";
+import type { Database } from "@tidemark/db/client";
 import {
-  type AuditActor,
   agentDeployStates,
-  type Database,
   type Deployed,
   deploymentChange,
   deploymentProgress,
@@ -20,7 +19,8 @@ import {
   latestDeployment,
   listDeployments,
   readDraftSnapshot,
-} from "@tidemark/db";
+} from "@tidemark/db/fleet";
+import type { AuditActor } from "@tidemark/db/organizations";
 import { TRPCError } from "@trpc/server";
 import { auditedBy } from "./audit.ts";
 

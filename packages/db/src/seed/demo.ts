@@ -2,9 +2,9 @@ import path from "node:path";
 import { hashPassword } from "@tidemark/auth";
 import type { Configuration, Host, ServiceItem } from "@tidemark/model";
 import type { HourEntry, ThresholdPolicy } from "@tidemark/thresholds/policy";
-import { importConfiguration } from "../configuration.ts";
-import type { Database } from "../database.ts";
+import { type Database, prismaOf } from "../database.ts";
 import { deployDraft } from "../deploy.ts";
+import { mergeConfiguration } from "../draft-configuration.ts";
 import { queueStoredPoints } from "../evaluation.ts";
 import { ensureSeries, insertPoints, refreshAggregates } from "../metrics.ts";
 import { readNabSeries } from "./nab.ts";
@@ -302,19 +302,19 @@ export interface DemoSeedOptions {
 
 /** Seeds the demo organisation once; returns false when it already exists. */
 export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boolean> {
-  const existing = await db.prisma.organization.findUnique({ where: { slug: DEMO_ORG.slug } });
+  const existing = await prismaOf(db).organization.findUnique({ where: { slug: DEMO_ORG.slug } });
   if (existing) return false;
   const log = opts.log ?? (() => {});
   const now = Math.floor((opts.now ?? Date.now()) / MINUTE) * MINUTE;
   const days = opts.days ?? 14;
 
-  const organization = await db.prisma.organization.create({ data: DEMO_ORG });
-  const user = await db.prisma.user.upsert({
+  const organization = await prismaOf(db).organization.create({ data: DEMO_ORG });
+  const user = await prismaOf(db).user.upsert({
     where: { email: DEMO_USER.email },
     update: {},
     create: { email: DEMO_USER.email, name: DEMO_USER.name, passwordHash: await hashPassword(DEMO_USER.password) },
   });
-  await db.prisma.membership.create({ data: { userId: user.id, organizationId: organization.id, role: "admin" } });
+  await prismaOf(db).membership.create({ data: { userId: user.id, organizationId: organization.id, role: "admin" } });
 
   const { configuration, items } = demoFleet(now);
   const nabHosts = new Map<string, Host>();
@@ -331,7 +331,7 @@ export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boo
     nabHosts.set(s.host, host);
   }
   if (opts.nabDir) configuration.hosts.push(...nabHosts.values());
-  const summary = await importConfiguration(db, organization.id, configuration);
+  const summary = await mergeConfiguration(db, { organizationId: organization.id, userId: user.id }, configuration);
   log(`demo configuration: ${summary.hosts} hosts, ${summary.services} services, ${summary.items} items`);
   // The demo's thresholds are what runs: version 1, which the worker evaluates.
   await deployDraft(db, { organizationId: organization.id, createdBy: user.id, message: "the demo configuration" });

@@ -1,4 +1,4 @@
-import { bearerToken } from "@tidemark/db";
+import { bearerToken } from "@tidemark/db/fleet";
 import { observability } from "../../server/observability.ts";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { hashToken } from "@tidemark/auth";
-import { findPendingInvitation } from "@tidemark/db";
+import { findPendingInvitation } from "@tidemark/db/organizations";
 import { notFound } from "next/navigation";
 import { AuthCard } from "~/components/auth-card";
 import { SignOutButton } from "~/components/sign-out-button";

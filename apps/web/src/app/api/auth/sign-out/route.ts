@@ -1,5 +1,5 @@
 import { hashToken } from "@tidemark/auth";
-import { deleteSession } from "@tidemark/db";
+import { deleteSession } from "@tidemark/db/organizations";
 import { getDatabase } from "~/server/database";
 import { instrumented } from "~/server/observability";
 import { isSameOrigin, readCookie, SESSION_COOKIE, sessionCookieAttributes } from "~/server/session";

@@ -1,4 +1,4 @@
-import type { Database } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 
 /** The SQL behind bischeck:// calculations, which the worker runs on their schedules. */
 
@@ -19,7 +19,7 @@ export interface CalculationService {
  * service's row, so a calculation whose service was deleted from the draft stops.
  */
 export async function loadCalculationServices(db: Database): Promise<CalculationService[]> {
-  const { rows } = await db.pool.query<{
+  const { rows } = await poolOf(db).query<{
     id: string;
     organization_id: string;
     time_zone: string;
@@ -62,7 +62,7 @@ export interface DueRun {
  */
 export async function claimCalculationRuns(db: Database, runs: DueRun[], leaseMs: number): Promise<DueRun[]> {
   if (runs.length === 0) return [];
-  const { rows } = await db.pool.query<{ service_id: string; due_ms: number }>(
+  const { rows } = await poolOf(db).query<{ service_id: string; due_ms: number }>(
     `INSERT INTO calculation_leases AS l (service_id, due_at, claimed_until)
      SELECT DISTINCT ON (s) s, d, now() + make_interval(secs => $3::float8 / 1000)
      FROM unnest($1::uuid[], $2::timestamptz[]) AS r(s, d) ORDER BY s, d DESC
@@ -77,7 +77,7 @@ export async function claimCalculationRuns(db: Database, runs: DueRun[], leaseMs
 /** Records how claimed runs ended (error null: stored); a run already replaced by a later one is left alone. */
 export async function finishCalculationRuns(db: Database, runs: (DueRun & { error: string | null })[]): Promise<void> {
   if (runs.length === 0) return;
-  await db.pool.query(
+  await poolOf(db).query(
     `UPDATE calculation_leases l SET finished_at = now(), error = r.e
      FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS r(s, d, e)
      WHERE l.service_id = r.s AND l.due_at = r.d`,
@@ -90,9 +90,12 @@ export async function finishCalculationRuns(db: Database, runs: (DueRun & { erro
  * the newest point of any of its items' series. A service's series keys are its key, `-` and
  * the item's escaped name, so they start with the service key and a `-`. Keyed `organization\0service`.
  */
-export async function latestServiceResults(db: Database, services: { organizationId: string; service: string }[]): Promise<Map<string, number>> {
+export async function latestServiceResults(
+  db: Database,
+  services: { organizationId: string; service: string }[],
+): Promise<Map<string, number>> {
   if (services.length === 0) return new Map();
-  const { rows } = await db.pool.query<{ organization_id: string; service: string; ts: Date }>(
+  const { rows } = await poolOf(db).query<{ organization_id: string; service: string; ts: Date }>(
     `SELECT q.organization_id, q.service, max(p.ts) AS ts
      FROM unnest($1::uuid[], $2::text[]) AS q(organization_id, service)
      JOIN series se ON se.organization_id = q.organization_id AND starts_with(se.key, q.service || '-')

@@ -1,8 +1,9 @@
 import { type Configuration, type Host, type Service, type ServiceItem, seriesKey } from "@tidemark/model";
 import type { ThresholdPolicy } from "@tidemark/thresholds/policy";
 import { type AuditActor, actorFields, recordAudit } from "./audit.ts";
-import { createPolicy, periodToRow, policyFromRow, policyInclude } from "./configuration.ts";
-import type { Database } from "./database.ts";
+import { type Database, poolOf, prismaOf } from "./database.ts";
+import { createPolicy, periodToRow, policyFromRow, policyInclude } from "./policy-rows.ts";
+import type { PrismaTransaction } from "./prisma.ts";
 
 /**
  * Editing the configuration from the dashboard: hosts, services and items one at a time, and an
@@ -28,7 +29,7 @@ export class ConfigConflictError extends Error {
   }
 }
 
-type Tx = Parameters<Parameters<Database["prisma"]["$transaction"]>[0]>[0];
+type Tx = PrismaTransaction;
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string }; meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } };
@@ -48,17 +49,14 @@ async function uniqueName<T>(what: string, run: () => Promise<T>): Promise<T> {
 
 /** Records a change; called with the change's transaction (`tx`), so that both are written or neither. */
 function audit(tx: Tx, actor: Actor, action: string, targetType: string, targetId: string, before: unknown, after: unknown) {
-  return recordAudit(
-    { prisma: tx },
-    {
-      ...actorFields(actor),
-      action,
-      targetType,
-      targetId,
-      before,
-      after,
-    },
-  );
+  return recordAudit(tx, {
+    ...actorFields(actor),
+    action,
+    targetType,
+    targetId,
+    before,
+    after,
+  });
 }
 
 /**
@@ -112,7 +110,7 @@ export async function listHosts(
   organizationId: string,
   opts: { search?: string; after?: string | null; limit: number },
 ): Promise<Page<HostRow>> {
-  const { rows } = await db.pool.query<HostRow>(
+  const { rows } = await poolOf(db).query<HostRow>(
     `SELECT h.id, h.name, h.alias, h.description,
             (SELECT count(*)::int FROM services s WHERE s.host_id = h.id) AS services,
             (SELECT count(*)::int FROM service_items i JOIN services s ON s.id = i.service_id WHERE s.host_id = h.id) AS items
@@ -151,7 +149,7 @@ export async function listServices(
   organizationId: string,
   opts: { hostId?: string; search?: string; after?: string | null; limit: number },
 ): Promise<Page<ServiceRow>> {
-  const { rows } = await db.pool.query<ServiceRow & { sort_key: string }>(
+  const { rows } = await poolOf(db).query<ServiceRow & { sort_key: string }>(
     `SELECT s.id, s.host_id AS "hostId", h.name AS host, s.name, s.description, s.schedules, s.url, s.send_service_data AS "sendServiceData",
             (SELECT count(*)::int FROM service_items i WHERE i.service_id = s.id) AS items, h.name || '\u0001' || s.name AS sort_key,
             s.agent_id AS "agentId", (SELECT ag.name FROM agents ag WHERE ag.id = s.agent_id) AS agent, ${RUNS_NOWHERE} AS "runsNowhere"
@@ -201,7 +199,7 @@ export interface ItemListOptions {
 /** Keyset-paginated on the series key in either direction, so page N costs what page 1 does. */
 export async function listConfigItems(db: Database, organizationId: string, opts: ItemListOptions): Promise<Page<ItemRow>> {
   const desc = opts.sort === "desc";
-  const { rows } = await db.pool.query<ItemRow>(
+  const { rows } = await poolOf(db).query<ItemRow>(
     `SELECT i.id, i.service_id AS "serviceId", s.host_id AS "hostId", h.name AS host, s.name AS service, i.name, i.series_key AS "seriesKey",
             i.exec_statement AS "execStatement", split_part(s.url, '://', 1) AS runner, i.policy_id AS "policyId", p.name AS "policyName",
             ${RUNS_NOWHERE} AS "runsNowhere"
@@ -233,7 +231,7 @@ export async function listConfigItems(db: Database, organizationId: string, opts
 // ---------------------------------------------------------------- hosts
 
 export async function getHost(db: Database, organizationId: string, id: string) {
-  const host = await db.prisma.host.findFirst({ where: { id, organizationId } });
+  const host = await prismaOf(db).host.findFirst({ where: { id, organizationId } });
   if (!host) throw new ConfigNotFoundError("no such host");
   return host;
 }
@@ -242,7 +240,7 @@ const hostData = (f: HostFields) => ({ name: f.name, alias: f.alias, description
 
 export async function createHost(db: Database, actor: Actor, fields: HostFields) {
   return uniqueName("host", () =>
-    db.prisma.$transaction(async (tx) => {
+    prismaOf(db).$transaction(async (tx) => {
       const host = await tx.host.create({ data: { organizationId: actor.organizationId, ...hostData(fields) } });
       await audit(tx, actor, "host.create", "host", host.id, null, hostData(fields));
       return host;
@@ -253,7 +251,7 @@ export async function createHost(db: Database, actor: Actor, fields: HostFields)
 export async function updateHost(db: Database, actor: Actor, id: string, fields: HostFields) {
   const before = await getHost(db, actor.organizationId, id);
   const host = await uniqueName("host", () =>
-    db.prisma.$transaction(async (tx) => {
+    prismaOf(db).$transaction(async (tx) => {
       const updated = await tx.host.update({ where: { id }, data: hostData(fields) });
       if (before.name !== fields.name) await rekeySeries(tx, actor.organizationId, { hostId: id });
       await audit(tx, actor, "host.update", "host", id, hostData(before), hostData(fields));
@@ -265,7 +263,7 @@ export async function updateHost(db: Database, actor: Actor, id: string, fields:
 
 export async function deleteHost(db: Database, actor: Actor, id: string) {
   const before = await getHost(db, actor.organizationId, id);
-  await db.prisma.$transaction(async (tx) => {
+  await prismaOf(db).$transaction(async (tx) => {
     await tx.host.delete({ where: { id } });
     await audit(tx, actor, "host.delete", "host", id, hostData(before), null);
   });
@@ -273,13 +271,13 @@ export async function deleteHost(db: Database, actor: Actor, id: string) {
 
 /** Copies a host with its services, items and their own (non-template) policies under a new name. */
 export async function cloneHost(db: Database, actor: Actor, id: string, name: string) {
-  const source = await db.prisma.host.findFirst({
+  const source = await prismaOf(db).host.findFirst({
     where: { id, organizationId: actor.organizationId },
     include: { services: { include: { items: { include: { policy: { include: policyInclude } } } } } },
   });
   if (!source) throw new ConfigNotFoundError("no such host");
   const host = await uniqueName("host", () =>
-    db.prisma.$transaction(async (tx) => {
+    prismaOf(db).$transaction(async (tx) => {
       const created = await tx.host.create({
         data: { organizationId: actor.organizationId, name, alias: null, description: source.description },
       });
@@ -296,7 +294,7 @@ export async function cloneHost(db: Database, actor: Actor, id: string, name: st
 type ServiceWithItems = Awaited<ReturnType<typeof loadService>>;
 
 async function loadService(db: Database, organizationId: string, id: string) {
-  const service = await db.prisma.service.findFirst({
+  const service = await prismaOf(db).service.findFirst({
     where: { id, organizationId },
     include: { host: true, items: { include: { policy: { include: policyInclude } } } },
   });
@@ -317,7 +315,7 @@ const serviceData = (f: ServiceFields) => ({
 export async function createService(db: Database, actor: Actor, hostId: string, fields: ServiceFields) {
   await getHost(db, actor.organizationId, hostId);
   return uniqueName("service", () =>
-    db.prisma.$transaction(async (tx) => {
+    prismaOf(db).$transaction(async (tx) => {
       const service = await tx.service.create({ data: { organizationId: actor.organizationId, hostId, ...serviceData(fields) } });
       await audit(tx, actor, "service.create", "service", service.id, null, serviceData(fields));
       return service;
@@ -328,7 +326,7 @@ export async function createService(db: Database, actor: Actor, hostId: string, 
 export async function updateService(db: Database, actor: Actor, id: string, fields: ServiceFields) {
   const before = await loadService(db, actor.organizationId, id);
   const service = await uniqueName("service", () =>
-    db.prisma.$transaction(async (tx) => {
+    prismaOf(db).$transaction(async (tx) => {
       const updated = await tx.service.update({ where: { id }, data: serviceData(fields) });
       if (before.name !== fields.name) await rekeySeries(tx, actor.organizationId, { serviceId: id });
       await audit(tx, actor, "service.update", "service", id, serviceData(before), serviceData(fields));
@@ -340,7 +338,7 @@ export async function updateService(db: Database, actor: Actor, id: string, fiel
 
 export async function deleteService(db: Database, actor: Actor, id: string) {
   const before = await loadService(db, actor.organizationId, id);
-  await db.prisma.$transaction(async (tx) => {
+  await prismaOf(db).$transaction(async (tx) => {
     await tx.service.delete({ where: { id } });
     await audit(tx, actor, "service.delete", "service", id, serviceData(before), null);
   });
@@ -382,7 +380,7 @@ export async function cloneService(db: Database, actor: Actor, id: string, name:
   const source = await loadService(db, actor.organizationId, id);
   const target = hostId ? await getHost(db, actor.organizationId, hostId) : source.host;
   return uniqueName("service", () =>
-    db.prisma.$transaction(async (tx) => {
+    prismaOf(db).$transaction(async (tx) => {
       const service = await copyService(tx, actor.organizationId, source, target.id, target.name, name);
       await audit(
         tx,
@@ -428,12 +426,12 @@ export interface ItemDetail {
 }
 
 export async function getItem(db: Database, organizationId: string, id: string): Promise<ItemDetail> {
-  const item = await db.prisma.serviceItem.findFirst({
+  const item = await prismaOf(db).serviceItem.findFirst({
     where: { id, organizationId },
     include: { service: { include: { host: true } }, policy: { include: { ...policyInclude, _count: { select: { items: true } } } } },
   });
   if (!item) throw new ConfigNotFoundError("no such service item");
-  const series = await db.prisma.series.findUnique({
+  const series = await prismaOf(db).series.findUnique({
     where: { organizationId_key: { organizationId, key: item.seriesKey } },
     select: { id: true },
   });
@@ -458,7 +456,7 @@ export async function getItem(db: Database, organizationId: string, id: string):
 export async function createItem(db: Database, actor: Actor, serviceId: string, fields: ItemFields, policy: ThresholdPolicy | null) {
   const service = await loadService(db, actor.organizationId, serviceId);
   const item = await uniqueName("service item", () =>
-    db.prisma.$transaction(async (tx) => {
+    prismaOf(db).$transaction(async (tx) => {
       const policyId = policy ? await createPolicy(tx, actor.organizationId, policy) : null;
       const created = await tx.serviceItem.create({
         data: {
@@ -479,7 +477,7 @@ export async function createItem(db: Database, actor: Actor, serviceId: string, 
 export async function updateItem(db: Database, actor: Actor, id: string, fields: ItemFields) {
   const before = await getItem(db, actor.organizationId, id);
   const item = await uniqueName("service item", () =>
-    db.prisma.$transaction(async (tx) => {
+    prismaOf(db).$transaction(async (tx) => {
       const updated = await tx.serviceItem.update({ where: { id }, data: itemData(fields) });
       if (before.fields.name !== fields.name) await rekeySeries(tx, actor.organizationId, { itemId: id });
       await audit(tx, actor, "item.update", "service_item", id, before.fields, itemData(fields));
@@ -491,7 +489,7 @@ export async function updateItem(db: Database, actor: Actor, id: string, fields:
 
 export async function deleteItem(db: Database, actor: Actor, id: string) {
   const before = await getItem(db, actor.organizationId, id);
-  await db.prisma.$transaction(async (tx) => {
+  await prismaOf(db).$transaction(async (tx) => {
     await tx.serviceItem.delete({ where: { id } });
     // An item's own policy goes with it; templates stay for the other items.
     if (before.policyId && before.sharedWith === 0 && before.policyName === null)
@@ -502,9 +500,9 @@ export async function deleteItem(db: Database, actor: Actor, id: string) {
 
 export async function cloneItem(db: Database, actor: Actor, id: string, name: string) {
   const source = await getItem(db, actor.organizationId, id);
-  const sourceRow = await db.prisma.serviceItem.findUniqueOrThrow({ where: { id }, include: { policy: { include: policyInclude } } });
+  const sourceRow = await prismaOf(db).serviceItem.findUniqueOrThrow({ where: { id }, include: { policy: { include: policyInclude } } });
   const item = await uniqueName("service item", () =>
-    db.prisma.$transaction(async (tx) => {
+    prismaOf(db).$transaction(async (tx) => {
       const created = await tx.serviceItem.create({
         data: {
           organizationId: actor.organizationId,
@@ -565,7 +563,7 @@ export async function saveItemPolicy(db: Database, actor: Actor, itemId: string,
     await replaceHolidays(tx, actor.organizationId, row.id, row.holidayCalendarId, policy);
     return { policyId: row.id, revision: row.revision };
   };
-  return db.prisma.$transaction(async (tx) => {
+  return prismaOf(db).$transaction(async (tx) => {
     const saved = await write(tx);
     await audit(tx, actor, "policy.save", "threshold_policy", saved.policyId, before.policy, policy);
     return saved;
@@ -574,7 +572,7 @@ export async function saveItemPolicy(db: Database, actor: Actor, itemId: string,
 
 /** Names of the organisation's series, for autocomplete in the expression editor. */
 export async function seriesKeys(db: Database, organizationId: string, prefix: string, limit: number): Promise<string[]> {
-  const { rows } = await db.pool.query<{ series_key: string }>(
+  const { rows } = await poolOf(db).query<{ series_key: string }>(
     `SELECT series_key FROM service_items WHERE organization_id = $1 AND series_key LIKE $2 ORDER BY series_key LIMIT $3`,
     [organizationId, `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit],
   );
@@ -586,13 +584,13 @@ export async function seriesKeys(db: Database, organizationId: string, prefix: s
  * they had before are removed; other templates they used stay.
  */
 export async function applyTemplate(db: Database, actor: Actor, name: string, policy: ThresholdPolicy, itemIds: readonly string[]) {
-  const items = await db.prisma.serviceItem.findMany({
+  const items = await prismaOf(db).serviceItem.findMany({
     where: { id: { in: [...itemIds] }, organizationId: actor.organizationId },
     select: { id: true, policyId: true, policy: { select: { isTemplate: true } } },
   });
   if (items.length !== new Set(itemIds).size) throw new ConfigNotFoundError("some of these service items do not exist");
   const templateId = await uniqueName("template", () =>
-    db.prisma.$transaction(async (tx) => {
+    prismaOf(db).$transaction(async (tx) => {
       const id = await createPolicy(tx, actor.organizationId, policy, { name, isTemplate: true });
       await tx.serviceItem.updateMany({ where: { id: { in: items.map((i) => i.id) } }, data: { policyId: id } });
       const ownPolicies = items.flatMap((i) => (i.policyId && !i.policy?.isTemplate ? [i.policyId] : []));
@@ -612,67 +610,142 @@ export interface MergeSummary {
   policies: number;
 }
 
+const CHUNK = 2000;
+
+function chunks<T>(list: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += CHUNK) out.push(list.slice(i, i + CHUNK));
+  return out;
+}
+
 /**
- * Adds an imported configuration (Bischeck's files) to the organisation in one transaction: hosts
- * that exist already receive the new services; a service that exists already refuses the whole
- * import, so nothing is half-imported and nothing existing is changed.
+ * Adds a configuration (Bischeck's files, the demo seeder's, a test's or a bench's) to the
+ * organisation in one transaction, audited: hosts that exist already receive the new services; a
+ * service that exists already refuses the whole import, so nothing is half-imported and nothing
+ * existing is changed. Rows go in with a handful of bulk statements whatever the size (10 000
+ * items import in seconds).
  */
 export async function mergeConfiguration(
   db: Database,
-  actor: Actor,
+  actor: AuditActor,
   configuration: Configuration,
   /** The agent that runs each new service (import rules); null: none. */
   agentFor: (host: string, service: string) => string | null = () => null,
 ): Promise<MergeSummary> {
+  const organizationId = actor.organizationId;
   const summary: MergeSummary = { hosts: 0, existingHosts: 0, services: 0, items: 0, policies: 0 };
-  await db.prisma.$transaction(
+  await prismaOf(db).$transaction(
     async (tx) => {
+      const hostIds = new Map<string, string>();
+      for (const part of chunks([...new Set(configuration.hosts.map((h) => h.name))])) {
+        const rows = await tx.host.findMany({ where: { organizationId, name: { in: part } }, select: { id: true, name: true } });
+        for (const r of rows) hostIds.set(r.name, r.id);
+      }
+      const taken = new Set<string>();
+      const hostNames = new Map([...hostIds].map(([name, id]) => [id, name]));
+      for (const part of chunks([...hostIds.values()])) {
+        const rows = await tx.service.findMany({ where: { hostId: { in: part } }, select: { hostId: true, name: true } });
+        for (const r of rows) taken.add(`${hostNames.get(r.hostId)}-${r.name}`);
+      }
+      const newHosts: HostFields[] = [];
+      const services: { host: string; service: Service }[] = [];
       for (const host of configuration.hosts) {
-        const existing = await tx.host.findUnique({
-          where: { organizationId_name: { organizationId: actor.organizationId, name: host.name } },
-        });
-        const hostRow = existing ?? (await tx.host.create({ data: { organizationId: actor.organizationId, ...hostData(host) } }));
-        if (existing) summary.existingHosts++;
-        else summary.hosts++;
+        if (hostIds.has(host.name) || newHosts.some((h) => h.name === host.name)) summary.existingHosts++;
+        else {
+          summary.hosts++;
+          newHosts.push(host);
+        }
         for (const service of host.services) {
-          const taken = await tx.service.findUnique({
-            where: { hostId_name: { hostId: hostRow.id, name: service.name } },
-            select: { id: true },
-          });
-          if (taken) throw new ConfigConflictError(`service ${host.name}-${service.name} exists already; nothing was imported`);
-          const serviceRow = await tx.service.create({
-            data: {
-              organizationId: actor.organizationId,
-              hostId: hostRow.id,
-              agentId: agentFor(host.name, service.name),
-              ...serviceData(service),
-            },
-          });
-          summary.services++;
-          for (const item of service.items) {
-            const policyId = item.policy ? await createPolicy(tx, actor.organizationId, item.policy) : null;
-            if (policyId) summary.policies++;
-            await tx.serviceItem.create({
-              data: {
-                organizationId: actor.organizationId,
-                serviceId: serviceRow.id,
-                ...itemData(item),
-                policyId,
-                seriesKey: seriesKey(host.name, service.name, item.name),
-              },
-            });
-            summary.items++;
-          }
+          const key = `${host.name}-${service.name}`;
+          if (taken.has(key)) throw new ConfigConflictError(`service ${key} exists already; nothing was imported`);
+          taken.add(key);
+          services.push({ host: host.name, service });
         }
       }
-      await audit(tx, actor, "configuration.import", "configuration", actor.organizationId, null, {
-        ...summary,
-        hosts: configuration.hosts.map((h) => h.name),
+      for (const part of chunks(newHosts)) {
+        const rows = await tx.host.createManyAndReturn({
+          data: part.map((h) => ({ organizationId, ...hostData(h) })),
+          select: { id: true, name: true },
+        });
+        for (const r of rows) hostIds.set(r.name, r.id);
+      }
+      const serviceIds = new Map<string, string>();
+      for (const part of chunks(services)) {
+        const rows = await tx.service.createManyAndReturn({
+          data: part.map(({ host, service }) => ({
+            organizationId,
+            hostId: hostIds.get(host)!,
+            agentId: agentFor(host, service.name),
+            ...serviceData(service),
+          })),
+          select: { id: true, name: true, hostId: true },
+        });
+        for (const r of rows) serviceIds.set(`${r.hostId}/${r.name}`, r.id);
+      }
+      const items = services.flatMap(({ host, service }) => service.items.map((item) => ({ host, service, item })));
+      const withPolicy = items.filter((i) => i.item.policy !== null);
+      const policyIds = new Map<(typeof items)[number], string>();
+      const plain = withPolicy.filter((i) => i.item.policy!.holidays.length === 0);
+      for (const part of chunks(plain)) {
+        const rows = await tx.thresholdPolicy.createManyAndReturn({
+          data: part.map(({ item }) => ({
+            organizationId,
+            nullState: item.policy!.nullState,
+            maxSoft: item.policy!.maxSoft,
+            timeZone: item.policy!.timeZone,
+          })),
+          select: { id: true },
+        });
+        for (const [i, r] of rows.entries()) policyIds.set(part[i]!, r.id);
+        await tx.thresholdPeriod.createMany({
+          data: part.flatMap((entry, i) =>
+            entry.item.policy!.periods.map((p, position) => ({ policyId: rows[i]!.id, ...periodToRow(p, position) })),
+          ),
+        });
+      }
+      // Policies with holidays also get a calendar each: rare enough to create one by one.
+      for (const entry of withPolicy.filter((i) => i.item.policy!.holidays.length > 0)) {
+        policyIds.set(entry, await createPolicy(tx, organizationId, entry.item.policy!));
+      }
+      for (const part of chunks(items)) {
+        await tx.serviceItem.createMany({
+          data: part.map((entry) => ({
+            organizationId,
+            serviceId: serviceIds.get(`${hostIds.get(entry.host)}/${entry.service.name}`)!,
+            ...itemData(entry.item),
+            policyId: policyIds.get(entry) ?? null,
+            seriesKey: seriesKey(entry.host, entry.service.name, entry.item.name),
+          })),
+        });
+      }
+      summary.services = services.length;
+      summary.items = items.length;
+      summary.policies = withPolicy.length;
+      await recordAudit(tx, {
+        ...actorFields(actor),
+        action: "configuration.import",
+        targetType: "configuration",
+        targetId: organizationId,
+        after: { ...summary, hosts: configuration.hosts.map((h) => h.name) },
       });
     },
-    { timeout: 120_000 },
+    { timeout: 600_000, maxWait: 60_000 },
   );
   return summary;
+}
+
+/** Which of `names` are hosts of the organisation already. */
+export async function existingHosts(db: Database, organizationId: string, names: readonly string[]): Promise<{ name: string }[]> {
+  return prismaOf(db).host.findMany({ where: { organizationId, name: { in: [...names] } }, select: { name: true } });
+}
+
+/** The ids of the organisation's hosts whose names start with one of `prefixes`. */
+export async function hostIdsByPrefix(db: Database, organizationId: string, prefixes: readonly string[]): Promise<string[]> {
+  const hosts = await prismaOf(db).host.findMany({
+    where: { organizationId, OR: prefixes.map((prefix) => ({ name: { startsWith: prefix } })) },
+    select: { id: true },
+  });
+  return hosts.map((h) => h.id);
 }
 
 /** Which of these host-service pairs exist already in the organisation (for the import preview). */
@@ -682,7 +755,7 @@ export async function existingServices(
   pairs: readonly { host: string; service: string }[],
 ): Promise<string[]> {
   if (pairs.length === 0) return [];
-  const { rows } = await db.pool.query<{ key: string }>(
+  const { rows } = await poolOf(db).query<{ key: string }>(
     `SELECT h.name || '-' || s.name AS key FROM services s JOIN hosts h ON h.id = s.host_id
      JOIN unnest($2::text[], $3::text[]) AS p(host, service) ON p.host = h.name AND p.service = s.name
      WHERE s.organization_id = $1 ORDER BY 1`,

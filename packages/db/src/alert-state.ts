@@ -24,8 +24,8 @@ import {
 } from "@tidemark/alerts";
 import type { State } from "@tidemark/thresholds";
 import type pg from "pg";
-import type { Database } from "./database.ts";
-import { beginUnderEvaluationLock } from "./evaluation.ts";
+import { type Database, isDatabase } from "./database.ts";
+import { addEvaluationWrites, beginOrganizationEvaluation, type EvaluationRecord, type Transaction } from "./evaluation.ts";
 import { WriteStatement } from "./write-statement.ts";
 
 /**
@@ -60,6 +60,8 @@ interface SeriesRow {
 export interface ApplyEvaluationsOptions {
   /** The dashboard's public URL, for the webhook payload's links; the app reads it from its configuration. */
   externalUrl?: string;
+  /** The evaluations the outcomes come from: their states and state changes are written in the same statement, as the worker does. */
+  records?: EvaluationRecord[];
 }
 
 /** Links in notifications queued by callers that name no public URL (tests, seeds, benchmarks). */
@@ -172,40 +174,44 @@ async function loadNotificationContext(
 }
 
 /**
- * Standalone: runs results through the alert state machine in a transaction of its own (given
- * the Database) or inside the caller's (given a client: on the embedded server an open
+ * Evaluations made outside the worker (tests, seeds, benches), written the way the worker writes
+ * a batch: the results' states and state changes (given `records`) and what the alert state
+ * machine makes of them (planAlerts) in one statement — in a transaction of its own (given
+ * the Database) or inside the caller's (given its transaction: on the embedded server an open
  * transaction blocks every other connection, so a second connection there would wait forever),
  * either way under the organisation's evaluation lock. Results of series outside the
  * organisation are ignored. A worker's remembered alert memory of the organisation is
  * invalidated: it no longer matches what is written here.
  */
 export async function applyEvaluations(
-  target: Database | pg.ClientBase,
+  target: Database | Transaction,
   organizationId: string,
   outcomes: EvaluationOutcome[],
   options: ApplyEvaluationsOptions = {},
 ): Promise<AlertPlanSummary> {
-  if (outcomes.length === 0) return { opened: 0, closed: 0, events: 0, deliveries: 0 };
-  const apply = async (client: pg.ClientBase) => {
-    const statement = new WriteStatement();
-    const plan = await planAlerts(client, organizationId, outcomes, new Map(), statement, options);
+  if (outcomes.length === 0 && !options.records?.length) return { opened: 0, closed: 0, events: 0, deliveries: 0 };
+  const plan = async (client: Transaction, statement: WriteStatement) => {
+    if (options.records) addEvaluationWrites(statement, options.records);
+    const { summary } = await planAlerts(client, organizationId, outcomes, new Map(), statement, options);
     statement.with("forget", `DELETE FROM evaluation_cursors WHERE organization_id = ${statement.param(organizationId, "uuid")}`);
-    await statement.run(client);
-    return plan.summary;
+    return summary;
   };
-  if (!("pool" in target)) return apply(target);
-  const client = await target.pool.connect();
+  if (!isDatabase(target)) {
+    const statement = new WriteStatement();
+    const summary = await plan(target, statement);
+    await statement.run(target);
+    return summary;
+  }
+  const writes = await beginOrganizationEvaluation(target, organizationId);
   try {
-    // Durable commit: unlike the worker's evaluation, nothing would replay these results.
-    await beginUnderEvaluationLock(client, organizationId);
-    const summary = await apply(client);
-    await client.query("COMMIT");
+    const statement = new WriteStatement();
+    const summary = await plan(writes.transaction, statement);
+    writes.send(statement);
+    await writes.commit();
     return summary;
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
+    await writes.rollback();
     throw error;
-  } finally {
-    client.release();
   }
 }
 

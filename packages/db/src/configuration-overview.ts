@@ -1,0 +1,106 @@
+import { type Database, poolOf } from "./database.ts";
+
+/** What the overview and the dashboard's item list read of the configuration, within one organisation. */
+
+export interface Overview {
+  hosts: number;
+  services: number;
+  items: number;
+  agents: number;
+  openAlerts: number;
+  states: Record<"OK" | "WARNING" | "CRITICAL" | "UNKNOWN", number>;
+}
+
+export async function configurationOverview(db: Database, organizationId: string): Promise<Overview> {
+  // One statement, not six: the overview is polled by every open dashboard.
+  const { rows } = await poolOf(db).query<Omit<Overview, "states"> & { states: Partial<Overview["states"]> | null }>({
+    text: `SELECT (SELECT count(*)::int FROM hosts WHERE organization_id = $1) AS hosts,
+                  (SELECT count(*)::int FROM services WHERE organization_id = $1) AS services,
+                  (SELECT count(*)::int FROM service_items WHERE organization_id = $1) AS items,
+                  (SELECT count(*)::int FROM agents WHERE organization_id = $1 AND revoked_at IS NULL) AS agents,
+                  (SELECT count(*)::int FROM alerts WHERE organization_id = $1 AND closed_at IS NULL) AS "openAlerts",
+                  (SELECT json_object_agg(state, n) FROM (
+                     SELECT st.hard_state AS state, count(*)::int AS n FROM item_states st JOIN series s ON s.id = st.series_id
+                     WHERE s.organization_id = $1 GROUP BY st.hard_state) counted) AS states`,
+    values: [organizationId],
+  });
+  const row = rows[0]!;
+  return { ...row, states: { OK: 0, WARNING: 0, CRITICAL: 0, UNKNOWN: 0, ...row.states } };
+}
+
+export interface ItemListRow {
+  id: string;
+  host: string;
+  service: string;
+  item: string;
+  seriesKey: string;
+  url: string;
+  schedules: string[];
+  hasPolicy: boolean;
+  seriesId: number | null;
+  state: string | null;
+  lastValue: number | null;
+  /** When the last point was measured, and the plugin's exit code and output line with it. */
+  lastTs: Date | null;
+  lastStatus: number | null;
+  lastOutput: string | null;
+}
+
+/** Keyset-paginated item list (stays fast with 10 000s of items), filtered by a search text. */
+export async function listItemsWithLastValues(
+  db: Database,
+  organizationId: string,
+  opts: { search?: string; after?: string | null; limit: number },
+): Promise<{ rows: ItemListRow[]; next: string | null }> {
+  const pattern = opts.search ? `%${opts.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const { rows } = await poolOf(db).query<{
+    id: string;
+    host: string;
+    service: string;
+    item: string;
+    series_key: string;
+    url: string;
+    schedules: string[];
+    has_policy: boolean;
+    series_id: number | null;
+    state: string | null;
+    value: number | null;
+    ts: Date | null;
+    status: number | null;
+    output: string | null;
+  }>(
+    `SELECT i.id, h.name AS host, s.name AS service, i.name AS item, i.series_key, s.url, s.schedules,
+            i.policy_id IS NOT NULL AS has_policy, se.id AS series_id, st.hard_state AS state, last.value, last.ts, last.status, last.output
+     FROM service_items i
+     JOIN services s ON s.id = i.service_id
+     JOIN hosts h ON h.id = s.host_id
+     LEFT JOIN series se ON se.organization_id = i.organization_id AND se.key = i.series_key
+     LEFT JOIN item_states st ON st.series_id = se.id
+     LEFT JOIN LATERAL (
+       SELECT p.ts, p.value, p.status, p.output FROM metric_points p WHERE p.series_id = se.id ORDER BY p.ts DESC LIMIT 1
+     ) last ON true
+     WHERE i.organization_id = $1
+       AND ($2::text IS NULL OR i.series_key ILIKE $2)
+       AND ($3::text IS NULL OR i.series_key > $3)
+     ORDER BY i.series_key
+     LIMIT $4`,
+    [organizationId, pattern, opts.after ?? null, opts.limit + 1],
+  );
+  const page = rows.slice(0, opts.limit).map((r) => ({
+    id: r.id,
+    host: r.host,
+    service: r.service,
+    item: r.item,
+    seriesKey: r.series_key,
+    url: r.url,
+    schedules: r.schedules,
+    hasPolicy: r.has_policy,
+    seriesId: r.series_id,
+    state: r.state,
+    lastValue: r.value,
+    lastTs: r.ts,
+    lastStatus: r.status,
+    lastOutput: r.output,
+  }));
+  return { rows: page, next: rows.length > opts.limit ? (page.at(-1)?.seriesKey ?? null) : null };
+}

@@ -1,0 +1,11 @@
+/** `@tidemark/db/client`: connecting to PostgreSQL, and what the connection says about it. */
+
+export {
+  DatabaseConnectionError,
+  explainConnectionError,
+  isDatabaseUnavailable,
+  type PoolOptions,
+  redactUrl,
+} from "../connection.ts";
+export { connectDatabase, type Database } from "../database.ts";
+export { currentDatabaseInfo, type DatabaseInfo, type DatabaseKind } from "../database-kind.ts";

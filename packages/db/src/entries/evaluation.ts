@@ -1,0 +1,31 @@
+/** `@tidemark/db/evaluation`: the evaluation queue and its claims, item states, calculations' runs, freshness. */
+export * from "../calculation-runs.ts";
+export {
+  addEvaluationWrites,
+  beginOrganizationEvaluation,
+  type ClaimedWork,
+  claimEvaluationWork,
+  configurationRevision,
+  type DueShard,
+  deferEvaluationWork,
+  dueShards,
+  EVALUATION_SHARDS,
+  type EvaluatedItem,
+  type EvaluationClaim,
+  type EvaluationCompletion,
+  type EvaluationRecord,
+  type EvaluationTransaction,
+  evaluationLockKey,
+  type HistoryRequest,
+  type ItemStateRow,
+  loadEvaluatedItems,
+  loadItemStates,
+  loadRecentPoints,
+  type QueuedPoint,
+  queueDepth,
+  queueStoredPoints,
+  shardOf,
+  type Transaction,
+} from "../evaluation.ts";
+export * from "../freshness.ts";
+export { WriteStatement } from "../write-statement.ts";

@@ -1,0 +1,8 @@
+/** `@tidemark/db/metrics`: series and their points — ingest (agents', Prometheus'), reads, aggregates, previews. */
+export * from "../board.ts";
+export * from "../ingest.ts";
+export * from "../metrics.ts";
+export * from "../preview.ts";
+export * from "../prometheus-ingest.ts";
+export * from "../suggest.ts";
+export * from "../unknown-series.ts";
