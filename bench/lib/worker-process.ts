@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bundleEntry } from "../../scripts/lib/bundle.ts";
+import { bundleWorker } from "../../scripts/lib/bundle.ts";
 import { REPO_ROOT } from "../../scripts/lib/paths.ts";
 
 const ENTRY = path.join(REPO_ROOT, "apps", "worker", "src", "main.ts");
@@ -18,7 +18,7 @@ export async function spawnWorker(
   options: { nodeArgs?: string[]; env?: Record<string, string> } = {},
 ): Promise<ChildProcess> {
   const tsx = process.env.BENCH_WORKER_RUNTIME === "tsx";
-  if (!tsx) bundled ??= bundleEntry(ENTRY, path.join(mkdtempSync(path.join(os.tmpdir(), "tidemark-bench-worker-")), "worker.mjs"));
+  if (!tsx) bundled ??= bundleWorker(path.join(mkdtempSync(path.join(os.tmpdir(), "tidemark-bench-worker-")), "worker.mjs"));
   return spawn(
     process.execPath,
     [
