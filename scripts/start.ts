@@ -8,6 +8,7 @@ import path from "node:path";
 import { DEMO_ORG, DEMO_USER, seedDemo } from "@tidemark/db/seed";
 import { localAgentEnvironment } from "../apps/agent/src/local-agent-env.ts";
 import { AGENT_NODE_OPTIONS } from "../apps/agent/src/node-options.ts";
+import { WORKER_NODE_OPTIONS } from "../apps/worker/src/node-options.ts";
 import { ensurePrismaClient, ensureWebBuild } from "./lib/build.ts";
 import { bundleWorker } from "./lib/bundle.ts";
 import { prepareDatabase } from "./lib/database.ts";
@@ -74,7 +75,7 @@ async function main() {
   });
   const env = { ...process.env, DATABASE_URL: prepared.url, NEXT_TELEMETRY_DISABLED: "1" };
   group.start("web", bin("next"), ["start", "-p", String(port)], { cwd: path.join(REPO_ROOT, "apps", "web"), env });
-  group.start("worker", process.execPath, [await workerBundle], {
+  group.start("worker", process.execPath, [...WORKER_NODE_OPTIONS, await workerBundle], {
     cwd: path.join(REPO_ROOT, "apps", "worker"),
     env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}` },
   });

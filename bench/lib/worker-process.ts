@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { WORKER_NODE_OPTIONS } from "../../apps/worker/src/node-options.ts";
 import { bundleWorker } from "../../scripts/lib/bundle.ts";
 import { REPO_ROOT } from "../../scripts/lib/paths.ts";
 
@@ -11,7 +12,8 @@ let bundled: Promise<string> | null = null;
 /**
  * Starts the worker as its own process, as `npm start` does: plain node on the esbuild bundle
  * (`BENCH_WORKER_RUNTIME=tsx`: through tsx's loader, as before issue 22), node itself in either
- * case so that /proc and signals reach the worker. `BENCH_WORKER_NODE_FLAGS` adds node flags.
+ * case so that /proc and signals reach the worker, with WORKER_NODE_OPTIONS as every launcher.
+ * `BENCH_WORKER_NODE_FLAGS` adds node flags (a later flag wins over WORKER_NODE_OPTIONS).
  */
 export async function spawnWorker(
   databaseUrl: string,
@@ -22,6 +24,7 @@ export async function spawnWorker(
   return spawn(
     process.execPath,
     [
+      ...WORKER_NODE_OPTIONS,
       ...(process.env.BENCH_WORKER_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
       ...(options.nodeArgs ?? []),
       ...(tsx ? ["--import", "tsx", ENTRY] : [await bundled!]),
