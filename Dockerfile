@@ -30,8 +30,8 @@ FROM source AS worker
 RUN node_modules/.bin/tsx scripts/bundle-worker.ts /app/build/worker.mjs
 USER node
 WORKDIR /app/apps/worker
-# With the worker's node options (apps/worker/src/node-options.ts: none today).
-CMD ["node", "/app/build/worker.mjs"]
+# With the worker's node options (apps/worker/src/node-options.ts).
+CMD ["node", "--optimize-for-size", "/app/build/worker.mjs"]
 
 # ── the collector agent, with Debian's monitoring plugins for its shell checks
 FROM source AS agent
