@@ -1,4 +1,4 @@
-import { agentSilentReason, agentSilentSince, itemFreshness, STALE_STATUS, staleReason } from "@tidemark/alerts";
+import { agentSilentReason, agentSilentSince, itemFreshness, STALE_STATUS, staleAt, staleReason } from "@tidemark/alerts";
 import type { Database } from "@tidemark/db/client";
 import {
   type FreshnessItem,
@@ -52,7 +52,11 @@ export class FreshnessWatch {
         staleAfterIntervals: item.staleAfterIntervals,
         ...(item.agentId === null ? {} : { agentLastSeen: lastSeenByAgent.get(item.agentId) ?? null }),
       });
-    const unsure = this.items.filter((item) => freshnessOf(item).kind !== "fresh");
+    // An item is fresh until it is stale by its remembered newest point: one comparison each.
+    const unsure = this.items.filter((item) => {
+      const at = this.staleAtOf(item);
+      return at !== null && now >= at;
+    });
     const newest = await loadLastPointTimes(
       this.db,
       unsure.map((item) => item.seriesId),
@@ -115,8 +119,22 @@ export class FreshnessWatch {
     const revision = await freshnessRevision(this.db);
     if (revision === this.itemsRevision && Date.now() - this.itemsLoadedAt < ITEMS_RELOAD_MS) return;
     this.itemsLoadedAt = Date.now();
-    this.items = (await loadFreshnessItems(this.db)).map((item) => ({ ...item, parsedSchedules: parseSchedules(item.schedules) }));
+    this.items = (await loadFreshnessItems(this.db)).map((item) => ({
+      ...item,
+      parsedSchedules: parseSchedules(item.schedules),
+      staleAt: null,
+      staleAtFrom: Number.NaN,
+    }));
     this.itemsRevision = revision;
+  }
+
+  /** When the item turns stale by its remembered newest point (remembered until that point moves). */
+  private staleAtOf(item: WatchedItem): number | null {
+    if (item.staleAtFrom !== item.lastTs) {
+      item.staleAt = staleAt(this.fireTimesOf(item), item.lastTs, item.staleAfterIntervals);
+      item.staleAtFrom = item.lastTs;
+    }
+    return item.staleAt;
   }
 
   /** The fire times an item's schedules expect, intervals counted from its last data. */
@@ -132,6 +150,9 @@ export class FreshnessWatch {
 
 interface WatchedItem extends FreshnessItem {
   parsedSchedules: Schedule[];
+  /** staleAt for the newest point at `staleAtFrom` (NaN: not computed yet). */
+  staleAt: number | null;
+  staleAtFrom: number;
 }
 
 /** Unreadable schedules expect nothing (refused at save; an old row that does not parse must not stop the watch). */
