@@ -24,11 +24,14 @@ WORKDIR /app/apps/web
 EXPOSE 3000
 CMD ["../../node_modules/.bin/next", "start", "-p", "3000"]
 
-# ── the worker
+# ── the worker: the same one-file bundle `npm start` runs with plain node (scripts/lib/bundle.ts),
+#    built once here
 FROM source AS worker
+RUN node_modules/.bin/tsx scripts/bundle-worker.ts /app/build/worker.mjs
 USER node
 WORKDIR /app/apps/worker
-CMD ["../../node_modules/.bin/tsx", "src/main.ts"]
+# With the worker's node options (apps/worker/src/node-options.ts).
+CMD ["node", "--optimize-for-size", "/app/build/worker.mjs"]
 
 # ── the collector agent, with Debian's monitoring plugins for its shell checks
 FROM source AS agent

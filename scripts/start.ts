@@ -8,8 +8,9 @@ import path from "node:path";
 import { DEMO_ORG, DEMO_USER, seedDemo } from "@tidemark/db/seed";
 import { localAgentEnvironment } from "../apps/agent/src/local-agent-env.ts";
 import { AGENT_NODE_OPTIONS } from "../apps/agent/src/node-options.ts";
+import { WORKER_NODE_OPTIONS } from "../apps/worker/src/node-options.ts";
 import { ensurePrismaClient, ensureWebBuild } from "./lib/build.ts";
-import { bundleEntry } from "./lib/bundle.ts";
+import { bundleWorker } from "./lib/bundle.ts";
 import { prepareDatabase } from "./lib/database.ts";
 import { provisionDemoFleet } from "./lib/demo-fleet.ts";
 import { provisionLocalAgent } from "./lib/local-agent.ts";
@@ -44,7 +45,7 @@ async function main() {
   webBuild.catch(() => undefined); // awaited below; a failure before then must not be unhandled
   // The worker runs from one JavaScript file with plain node: tsx's loader would cost it a third
   // of its memory (issue 22). Built alongside (about a second).
-  const workerBundle = bundleEntry(path.join(REPO_ROOT, "apps", "worker", "src", "main.ts"), path.join(DATA_DIR, "build", "worker.mjs"));
+  const workerBundle = bundleWorker(path.join(DATA_DIR, "build", "worker.mjs"));
   workerBundle.catch(() => undefined);
   const prepared = await prepareDatabase({ dataDir: DATA_DIR, embeddedPort, log: say });
   stopEmbedded = () => prepared.embedded?.stop();
@@ -74,7 +75,7 @@ async function main() {
   });
   const env = { ...process.env, DATABASE_URL: prepared.url, NEXT_TELEMETRY_DISABLED: "1" };
   group.start("web", bin("next"), ["start", "-p", String(port)], { cwd: path.join(REPO_ROOT, "apps", "web"), env });
-  group.start("worker", process.execPath, [await workerBundle], {
+  group.start("worker", process.execPath, [...WORKER_NODE_OPTIONS, await workerBundle], {
     cwd: path.join(REPO_ROOT, "apps", "worker"),
     env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}` },
   });

@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bundleEntry } from "../../scripts/lib/bundle.ts";
+import { WORKER_NODE_OPTIONS } from "../../apps/worker/src/node-options.ts";
+import { bundleWorker } from "../../scripts/lib/bundle.ts";
 import { REPO_ROOT } from "../../scripts/lib/paths.ts";
 
 const ENTRY = path.join(REPO_ROOT, "apps", "worker", "src", "main.ts");
@@ -11,17 +12,19 @@ let bundled: Promise<string> | null = null;
 /**
  * Starts the worker as its own process, as `npm start` does: plain node on the esbuild bundle
  * (`BENCH_WORKER_RUNTIME=tsx`: through tsx's loader, as before issue 22), node itself in either
- * case so that /proc and signals reach the worker. `BENCH_WORKER_NODE_FLAGS` adds node flags.
+ * case so that /proc and signals reach the worker, with WORKER_NODE_OPTIONS as every launcher.
+ * `BENCH_WORKER_NODE_FLAGS` adds node flags (a later flag wins over WORKER_NODE_OPTIONS).
  */
 export async function spawnWorker(
   databaseUrl: string,
   options: { nodeArgs?: string[]; env?: Record<string, string> } = {},
 ): Promise<ChildProcess> {
   const tsx = process.env.BENCH_WORKER_RUNTIME === "tsx";
-  if (!tsx) bundled ??= bundleEntry(ENTRY, path.join(mkdtempSync(path.join(os.tmpdir(), "tidemark-bench-worker-")), "worker.mjs"));
+  if (!tsx) bundled ??= bundleWorker(path.join(mkdtempSync(path.join(os.tmpdir(), "tidemark-bench-worker-")), "worker.mjs"));
   return spawn(
     process.execPath,
     [
+      ...WORKER_NODE_OPTIONS,
       ...(process.env.BENCH_WORKER_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
       ...(options.nodeArgs ?? []),
       ...(tsx ? ["--import", "tsx", ENTRY] : [await bundled!]),

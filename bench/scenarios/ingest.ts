@@ -60,14 +60,14 @@ function configuration(): Configuration {
   };
 }
 
-async function rawWrite(db: Database, seriesIds: number[], points: number, t0: number): Promise<number> {
+async function rawWrite(db: Database, organizationId: string, seriesIds: number[], points: number, t0: number): Promise<number> {
   const rows = Array.from({ length: points }, (_, i) => ({
     seriesId: seriesIds[i % seriesIds.length]!,
     ts: new Date(t0 + Math.floor(i / seriesIds.length) * 1000),
     value: i,
   }));
   const start = performance.now();
-  await writePointsRaw(db, rows, BATCH);
+  await writePointsRaw(db, organizationId, rows, BATCH);
   return rows.length / ((performance.now() - start) / 1000);
 }
 
@@ -149,7 +149,7 @@ export const scenario: BenchScenario = {
         const seconds = (performance.now() - started) / 1000;
         const serverCpuMs = db.info.embedded ? null : postgresServerCpuMs() - server0;
         const endToEnd = (BATCHES * BATCH) / seconds;
-        const raw = await rawWrite(db, rawIds, BATCHES * BATCH, t0 + round * ROUND_SPAN_MS);
+        const raw = await rawWrite(db, org, rawIds, BATCHES * BATCH, t0 + round * ROUND_SPAN_MS);
         rounds.push({
           endToEnd: Math.round(endToEnd),
           raw: Math.round(raw),

@@ -34,6 +34,14 @@ interface Sample {
   rssMb: number;
   heapAfterGcMb: number;
   evaluatedWithinMs: number;
+  /** The worker's CPU (user + system) since the previous sample: what memory-saving flags cost. */
+  workerCpuMs: number;
+}
+
+/** CPU the process has used (user + system, from /proc at the kernel's 100 ticks a second), in ms. */
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Least-squares slope of y over x, per hour when x is in ms. */
@@ -97,6 +105,7 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
   const cycles = Math.max(WARMUP_CYCLES + 2, Math.floor(seconds / (INTERVAL_MS / 1000)));
   try {
     const rssAtStart = memoryMb(worker.pid!).rss;
+    let cpuBefore = processCpuMs(worker.pid!);
     for (let c = 0; c < cycles; c++) {
       const t = Math.ceil(Date.now() / INTERVAL_MS) * INTERVAL_MS;
       await sleep(t - Date.now());
@@ -116,7 +125,9 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
       }
       const evaluatedWithinMs = Date.now() - t;
       const heap = await probeHeap(worker, probeFile);
-      const sample = { cycle: c, rssMb: memoryMb(worker.pid!).rss, heapAfterGcMb: mb(heap), evaluatedWithinMs };
+      const cpuNow = processCpuMs(worker.pid!);
+      const sample = { cycle: c, rssMb: memoryMb(worker.pid!).rss, heapAfterGcMb: mb(heap), evaluatedWithinMs, workerCpuMs: cpuNow - cpuBefore };
+      cpuBefore = cpuNow;
       samples.push(sample);
       log(`${n} jobs, cycle ${c}: ${JSON.stringify(sample)}`);
     }
@@ -133,6 +144,7 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
       workerRssMaxAfterWarmupMb: maxRss,
       heapAfterGcSlopeMbPerHour: slopePerHour(steady.map((s, i) => ({ at: i * INTERVAL_MS, y: s.heapAfterGcMb }))),
       rssSlopeMbPerHour: slopePerHour(steady.map((s, i) => ({ at: i * INTERVAL_MS, y: s.rssMb }))),
+      workerCpuMsPerCycleAfterWarmup: Math.round(steady.reduce((a, s) => a + s.workerCpuMs, 0) / steady.length),
       perCycle: samples,
       goals: { [`rssAtMost${target}Mb`]: maxRss <= target },
     };

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { AGENT_NODE_OPTIONS } from "../../apps/agent/src/node-options.ts";
+import { WORKER_NODE_OPTIONS } from "../../apps/worker/src/node-options.ts";
 import { REPO_ROOT } from "../lib/paths.ts";
 
 /**
@@ -46,15 +47,23 @@ function resolved(env: string, ...args: string[]): { services: Record<string, Co
 }
 
 /** `FROM … AS name` stages and each stage's CMD, as JSON arrays. */
-function dockerfileStages(): Map<string, { cmd: string[] | null; workdir: string | null; user: string | null }> {
-  const stages = new Map<string, { cmd: string[] | null; workdir: string | null; user: string | null }>();
-  let current: { cmd: string[] | null; workdir: string | null; user: string | null } | null = null;
+interface DockerfileStage {
+  cmd: string[] | null;
+  workdir: string | null;
+  user: string | null;
+  runs: string[];
+}
+
+function dockerfileStages(): Map<string, DockerfileStage> {
+  const stages = new Map<string, DockerfileStage>();
+  let current: DockerfileStage | null = null;
   for (const line of readFileSync(path.join(REPO_ROOT, "Dockerfile"), "utf8").split("\n")) {
     const from = /^FROM\s+\S+\s+AS\s+(\S+)/i.exec(line);
     if (from) {
-      current = { cmd: null, workdir: null, user: null };
+      current = { cmd: null, workdir: null, user: null, runs: [] };
       stages.set(from[1]!, current);
     } else if (current && /^CMD\s/.test(line)) current.cmd = JSON.parse(line.slice(4));
+    else if (current && /^RUN\s/.test(line)) current.runs.push(line.slice(4).trim());
     else if (current && /^WORKDIR\s/.test(line)) current.workdir = line.slice(8).trim();
     else if (current && /^USER\s/.test(line)) current.user = line.slice(5).trim();
   }
@@ -109,9 +118,14 @@ describe("Dockerfile", () => {
       if (name === "source") continue;
       expect(stage.user, `${name} runs as node`).toBe("node");
     }
+    // The worker: the bundle `npm start` runs (scripts/lib/bundle.ts's bundleWorker), built at
+    // image build time, run by plain node with the worker's node options.
     const worker = stages.get("worker")!;
-    expect(worker.cmd?.at(-1)).toBe("src/main.ts");
-    expect(existsSync(path.join(REPO_ROOT, worker.workdir!.replace(/^\/app\//, ""), "src", "main.ts"))).toBe(true);
+    const bundle = worker.cmd!.at(-1)!;
+    expect(worker.cmd!.slice(0, -1)).toEqual(["node", ...WORKER_NODE_OPTIONS]);
+    expect(worker.runs).toContain(`node_modules/.bin/tsx scripts/bundle-worker.ts ${bundle}`);
+    expect(readFileSync(path.join(REPO_ROOT, "scripts", "bundle-worker.ts"), "utf8")).toContain("bundleWorker(");
+    expect(readFileSync(path.join(REPO_ROOT, "scripts", "start.ts"), "utf8")).toMatch(/group\.start\("worker", process\.execPath, \[\.\.\.WORKER_NODE_OPTIONS, await workerBundle\]/);
     const agent = stages.get("agent")!;
     expect(agent.cmd?.slice(1, -1)).toEqual(AGENT_NODE_OPTIONS);
     expect(existsSync(path.join(REPO_ROOT, agent.workdir!.replace(/^\/app\//, ""), "src", "main.ts"))).toBe(true);

@@ -25,7 +25,7 @@ afterAll(async () => db.close());
 const T0 = Date.UTC(2025, 0, 6, 10, 0, 0);
 const MINUTE = 60_000;
 
-async function setUp() {
+async function setUp(watch = new FreshnessWatch(db)) {
   const org = await createOrgWithItems(db, [{ name: "load", policy: constantPolicy(100, 0) }, { name: "disk" }]);
   const { agent } = await createAgent(db, org, "edge1");
   await execute(db, `UPDATE services SET agent_id = $1 WHERE organization_id = $2`, [agent.id, org]);
@@ -37,7 +37,6 @@ async function setUp() {
     });
   const agentSeenAt = (ts: number) => queryRows(db, `UPDATE agents SET last_seen_at = $1 WHERE id = $2`, [new Date(ts), agent.id]);
   const evaluator = alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows());
-  const watch = new FreshnessWatch(db);
   /** The watch looks at `now`; an agent that keeps calling in has called just before. */
   const tick = async (now: number, agentCallsIn = false) => {
     if (agentCallsIn) await agentSeenAt(now);
@@ -97,5 +96,20 @@ describe("freshness", () => {
     await send("h-s-disk", T0 + 11 * MINUTE, 1);
     await tick(T0 + 11 * MINUTE);
     expect(await openAlerts()).toEqual([]);
+  });
+
+  it("keeps watching as the configuration changes: items deployed after its first look are watched at the next", async () => {
+    const watch = new FreshnessWatch(db);
+    const first = await setUp(watch);
+    await first.send("h-s-load", T0, 50);
+    expect(await first.tick(T0 + MINUTE, true)).toEqual([]);
+    // Another organisation deploys its items after the watch loaded the first one's.
+    const second = await setUp(watch);
+    await second.send("h-s-load", T0 + 2 * MINUTE, 50);
+    await second.send("h-s-disk", T0, 1);
+    expect((await second.tick(T0 + 3 * MINUTE, true)).map((r) => r.ts)).toEqual([T0 + 3 * MINUTE]);
+    expect(await second.openAlerts()).toEqual([
+      { key: "h-s-disk", severity: "UNKNOWN", explanation: "stale: no data for 3 intervals (last at 2025-01-06T10:00:00.000Z)" },
+    ]);
   });
 });

@@ -27,11 +27,17 @@ export interface DeploymentSource {
   alerting: ItemAlerting[];
 }
 
-/** The organisation's configuration as it is now (the draft), with which agent runs which service. */
-export async function readDeploymentSource(db: Database, organizationId: string): Promise<DeploymentSource> {
-  const hosts = await prismaOf(db).host.findMany({
-    where: { organizationId },
+/**
+ * Hosts are read a page at a time (keyset on the name): Prisma reads each level of the includes
+ * with one parameter per parent id, and 30 000 hosts' services and items pass PostgreSQL's 65 535.
+ */
+const HOSTS_PER_READ = 2000;
+
+function readHostPage(db: Database, organizationId: string, after: string | null) {
+  return prismaOf(db).host.findMany({
+    where: { organizationId, ...(after === null ? {} : { name: { gt: after } }) },
     orderBy: { name: "asc" },
+    take: HOSTS_PER_READ,
     include: {
       services: {
         orderBy: { name: "asc" },
@@ -39,6 +45,17 @@ export async function readDeploymentSource(db: Database, organizationId: string)
       },
     },
   });
+}
+
+/** The organisation's configuration as it is now (the draft), with which agent runs which service. */
+export async function readDeploymentSource(db: Database, organizationId: string): Promise<DeploymentSource> {
+  const hosts: Awaited<ReturnType<typeof readHostPage>> = [];
+  for (let after: string | null = null; ; ) {
+    const page = await readHostPage(db, organizationId, after);
+    hosts.push(...page);
+    if (page.length < HOSTS_PER_READ) break;
+    after = page.at(-1)!.name;
+  }
   const assignments: DeploymentSource["assignments"] = [];
   const alerting: ItemAlerting[] = [];
   const configuration: Configuration = {

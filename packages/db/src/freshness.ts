@@ -19,8 +19,10 @@ export interface FreshnessItem {
 
 /**
  * Every deployed item that has had data and runs somewhere (a calculation, or a service assigned
- * to an agent), with its schedules and agent; all organisations, as the worker serves them all.
- * An item of a service that runs nowhere expects no data (it is flagged as running nowhere instead).
+ * to an agent), with its schedules, agent and newest point; all organisations, as the worker
+ * serves them all. An item of a service that runs nowhere expects no data (it is flagged as
+ * running nowhere instead). The newest point is read here, when the watch needs it, rather than
+ * kept on the series by every ingested batch (one UPDATE per series per batch, issue 22).
  */
 export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]> {
   const { rows } = await poolOf(db).query<{
@@ -35,14 +37,15 @@ export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]>
   }>(
     // The items, schedules and staleness setting of the deployed version (what agents and
     // calculations run, what the evaluator reads); the agent is the draft's.
-    `SELECT d.organization_id, o.time_zone, se.id AS series_id, se.key, se.last_ts, d.schedules, d.stale_after_intervals,
+    `SELECT d.organization_id, o.time_zone, se.id AS series_id, se.key, p.ts AS last_ts, d.schedules, d.stale_after_intervals,
             CASE WHEN d.service_url LIKE 'bischeck://%' THEN NULL ELSE s.agent_id END AS agent_id
      FROM deployed_items d
      JOIN organizations o ON o.id = d.organization_id
      JOIN series se ON se.organization_id = d.organization_id AND se.key = d.series_key
+     CROSS JOIN LATERAL (SELECT mp.ts FROM metric_points mp WHERE mp.series_id = se.id ORDER BY mp.ts DESC LIMIT 1) p
      LEFT JOIN service_items i ON i.organization_id = d.organization_id AND i.series_key = d.series_key
      LEFT JOIN services s ON s.id = i.service_id
-     WHERE se.last_ts IS NOT NULL AND (d.service_url LIKE 'bischeck://%' OR s.agent_id IS NOT NULL)`,
+     WHERE d.service_url LIKE 'bischeck://%' OR s.agent_id IS NOT NULL`,
   );
   return rows.map((r) => ({
     organizationId: r.organization_id,
@@ -56,6 +59,35 @@ export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]>
   }));
 }
 
+/**
+ * Changes whenever what loadFreshnessItems returns could change other than by new points: a
+ * deployment, a service's agent or schedules, an item, an agent, an organisation's time zone.
+ * A few aggregates over the configuration tables, far cheaper than the items themselves.
+ */
+export async function freshnessRevision(db: Database): Promise<string> {
+  const { rows } = await poolOf(db).query<{ rev: string }>(
+    `SELECT concat_ws(':',
+       (SELECT count(*) || '/' || coalesce(sum(deployment_version), 0) FROM deployed_items),
+       (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM services),
+       (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM service_items),
+       (SELECT count(*) || '/' || count(revoked_at) || '/' || coalesce(max(created_at)::text, '') FROM agents),
+       (SELECT md5(coalesce(string_agg(id || time_zone, ',' ORDER BY id), '')) FROM organizations)
+     ) AS rev`,
+  );
+  return rows[0]?.rev ?? "";
+}
+
+/** The newest point's time of each of the series that has one (epoch ms), one index probe each. */
+export async function loadLastPointTimes(db: Database, seriesIds: readonly number[]): Promise<Map<number, number>> {
+  if (seriesIds.length === 0) return new Map();
+  const { rows } = await poolOf(db).query<{ series_id: string; ts: Date }>(
+    `SELECT ids.id AS series_id, p.ts FROM unnest($1::bigint[]) AS ids(id)
+     CROSS JOIN LATERAL (SELECT mp.ts FROM metric_points mp WHERE mp.series_id = ids.id ORDER BY mp.ts DESC LIMIT 1) p`,
+    [seriesIds],
+  );
+  return new Map(rows.map((r) => [Number(r.series_id), r.ts.getTime()]));
+}
+
 export interface FreshnessAgent {
   id: string;
   organizationId: string;
@@ -67,45 +99,46 @@ export interface FreshnessAgent {
   heartbeatTs: number | null;
 }
 
-/** Agents that run at least one service and are not revoked, with their heartbeat series (created when missing). */
-export async function loadFreshnessAgents(db: Database): Promise<FreshnessAgent[]> {
+/**
+ * Agents that run at least one service and are not revoked, with their heartbeat series (created
+ * when missing). `heartbeatSeries` (organisation id and heartbeat key → series id) is the caller's
+ * memory of the series already ensured, filled in here: a series, once created, keeps its id.
+ */
+export async function loadFreshnessAgents(db: Database, heartbeatSeries: Map<string, number> = new Map()): Promise<FreshnessAgent[]> {
   const { rows } = await poolOf(db).query<{ id: string; organization_id: string; name: string; last_seen_at: Date | null }>(
     `SELECT a.id, a.organization_id, a.name, a.last_seen_at FROM agents a
      WHERE a.revoked_at IS NULL AND EXISTS (SELECT 1 FROM services s WHERE s.agent_id = a.id)`,
   );
-  const byOrganization = new Map<string, typeof rows>();
+  const memoryKey = (organizationId: string, name: string) => `${organizationId}\n${agentHeartbeatKey(name)}`;
+  const missing = new Map<string, string[]>();
   for (const r of rows) {
-    const agents = byOrganization.get(r.organization_id);
-    if (agents) agents.push(r);
-    else byOrganization.set(r.organization_id, [r]);
+    if (heartbeatSeries.has(memoryKey(r.organization_id, r.name))) continue;
+    const keys = missing.get(r.organization_id);
+    if (keys) keys.push(agentHeartbeatKey(r.name));
+    else missing.set(r.organization_id, [agentHeartbeatKey(r.name)]);
   }
-  const out: FreshnessAgent[] = [];
-  for (const [organizationId, agents] of byOrganization) {
-    const ids = await ensureSeries(
-      db,
-      organizationId,
-      agents.map((a) => agentHeartbeatKey(a.name)),
-    );
-    const states = await poolOf(db).query<{ series_id: string; state: string; ts: Date }>(
-      `SELECT series_id, state, ts FROM item_states WHERE series_id = ANY($1::bigint[])`,
-      [[...ids.values()]],
-    );
-    const stateOf = new Map(states.rows.map((s) => [Number(s.series_id), s]));
-    for (const a of agents) {
-      const seriesId = ids.get(agentHeartbeatKey(a.name))!;
-      const state = stateOf.get(seriesId);
-      out.push({
-        id: a.id,
-        organizationId,
-        name: a.name,
-        lastSeenAt: a.last_seen_at?.getTime() ?? null,
-        heartbeatSeriesId: seriesId,
-        heartbeatState: state?.state ?? null,
-        heartbeatTs: state?.ts.getTime() ?? null,
-      });
-    }
+  for (const [organizationId, keys] of missing) {
+    for (const [key, id] of await ensureSeries(db, organizationId, keys)) heartbeatSeries.set(`${organizationId}\n${key}`, id);
   }
-  return out;
+  const seriesIdOf = (r: (typeof rows)[number]) => heartbeatSeries.get(memoryKey(r.organization_id, r.name))!;
+  const states = await poolOf(db).query<{ series_id: string; state: string; ts: Date }>(
+    `SELECT series_id, state, ts FROM item_states WHERE series_id = ANY($1::bigint[])`,
+    [rows.map(seriesIdOf)],
+  );
+  const stateOf = new Map(states.rows.map((s) => [Number(s.series_id), s]));
+  return rows.map((a) => {
+    const seriesId = seriesIdOf(a);
+    const state = stateOf.get(seriesId);
+    return {
+      id: a.id,
+      organizationId: a.organization_id,
+      name: a.name,
+      lastSeenAt: a.last_seen_at?.getTime() ?? null,
+      heartbeatSeriesId: seriesId,
+      heartbeatState: state?.state ?? null,
+      heartbeatTs: state?.ts.getTime() ?? null,
+    };
+  });
 }
 
 /** The organisation's agents as items the evaluator knows (what such an item is: @tidemark/alerts' agentHeartbeatItem). */

@@ -34,8 +34,8 @@ const RESOLVED_SERIES = `
     WHERE si.organization_id = $1 AND si.series_key = ANY($4::text[])
   ),
   created AS (
-    INSERT INTO series (organization_id, key, last_ts)
-    SELECT $1, k.key, (SELECT to_timestamp(max(i.ts) / 1000) FROM input i WHERE i.key = k.key) FROM known k WHERE k.id IS NULL
+    INSERT INTO series (organization_id, key)
+    SELECT $1, k.key FROM known k WHERE k.id IS NULL
     ON CONFLICT DO NOTHING RETURNING id, key
   ),
   ids AS (
@@ -76,16 +76,12 @@ function ingestStatement(input: string, skipStored: boolean): string {
     ON CONFLICT DO NOTHING RETURNING batch_id
   ),
   inserted AS (
-    INSERT INTO metric_points (series_id, ts, value, status, output)
-    SELECT ids.id, to_timestamp(i.ts / 1000), i.value, i.status, i.output FROM input i JOIN ids USING (key)
+    INSERT INTO metric_points (organization_id, series_id, ts, value, status, output)
+    SELECT $1, ids.id, to_timestamp(i.ts / 1000), i.value, i.status, i.output FROM input i JOIN ids USING (key)
     WHERE EXISTS (SELECT 1 FROM claimed)
     ${skipStored ? "ON CONFLICT DO NOTHING" : ""} RETURNING series_id, ts, value, status, output
   ),
-  -- Series created by this statement are not visible to it: they got their last_ts when created.
-  touched AS (
-    UPDATE series s SET last_ts = x.ts FROM (SELECT series_id, max(ts) AS ts FROM inserted GROUP BY series_id) x
-    WHERE s.id = x.series_id AND (s.last_ts IS NULL OR s.last_ts < x.ts)
-  ), ${QUEUE_INSERTED}
+  ${QUEUE_INSERTED}
   SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
          EXISTS (SELECT 1 FROM unresolved) AS unresolved,
          coalesce((SELECT sum(n) FROM queued), 0)::int AS accepted,

@@ -1,4 +1,4 @@
-import { type Database, poolOf, prismaOf } from "./database.ts";
+import { type Database, poolOf } from "./database.ts";
 
 /** Raw SQL for the time series: the hot paths stay out of the ORM. */
 
@@ -27,22 +27,20 @@ const INSERT_CHUNK = 5000;
 
 /**
  * Inserts points, skipping any (series, ts) already stored, in chunks passed as three arrays
- * (one parameter per column keeps each statement small to parse whatever the chunk size).
+ * (one parameter per column keeps each statement small to parse whatever the chunk size), each
+ * with its series' organisation.
  * Returns how many were new.
  */
 export async function insertPoints(db: Database, points: readonly PointRow[]): Promise<number> {
   let inserted = 0;
   for (let i = 0; i < points.length; i += INSERT_CHUNK) {
     const chunk = points.slice(i, i + INSERT_CHUNK);
-    // The series' last_ts (freshness, ages) follows, as it does on ingest.
     const result = await poolOf(db).query(
       `WITH inserted AS (
-         INSERT INTO metric_points (series_id, ts, value)
-         SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::float8[])
-         ON CONFLICT DO NOTHING RETURNING series_id, ts
-       ), touched AS (
-         UPDATE series s SET last_ts = x.ts FROM (SELECT series_id, max(ts) AS ts FROM inserted GROUP BY series_id) x
-         WHERE s.id = x.series_id AND (s.last_ts IS NULL OR s.last_ts < x.ts)
+         INSERT INTO metric_points (organization_id, series_id, ts, value)
+         SELECT s.organization_id, p.series_id, p.ts, p.value
+         FROM unnest($1::bigint[], $2::timestamptz[], $3::float8[]) AS p(series_id, ts, value) JOIN series s ON s.id = p.series_id
+         ON CONFLICT DO NOTHING RETURNING 1
        )
        SELECT count(*)::int AS n FROM inserted`,
       [chunk.map((p) => p.seriesId), chunk.map((p) => p.ts.toISOString()), chunk.map((p) => p.value)],
@@ -75,8 +73,8 @@ export async function readSeriesWindow(
   const day = 86_400_000;
   if (span <= 2 * day) {
     const { rows } = await poolOf(db).query<{ ts: Date; value: number | null }>(
-      `SELECT p.ts, p.value FROM metric_points p JOIN series s ON s.id = p.series_id
-       WHERE s.organization_id = $1 AND p.series_id = $2 AND p.ts >= $3 AND p.ts < $4 ORDER BY p.ts`,
+      `SELECT p.ts, p.value FROM metric_points p
+       WHERE p.organization_id = $1 AND p.series_id = $2 AND p.ts >= $3 AND p.ts < $4 ORDER BY p.ts`,
       [organizationId, seriesId, from, to],
     );
     return { resolution: "raw", points: rows.map((r) => ({ ts: r.ts.getTime(), avg: r.value, min: r.value, max: r.value })) };
@@ -118,7 +116,12 @@ export async function dropExpiredHistory(db: Database): Promise<void> {
   await poolOf(db).query(`SELECT drop_chunks('state_changes', older_than => INTERVAL '800 days')`);
 }
 
-/** The organisation's series `seriesId` (when it is one of its own) with the time of its last point. */
+/** The organisation's series `seriesId` (when it is one of its own) with the time of its newest point (null: none yet). */
 export async function findSeries(db: Database, organizationId: string, seriesId: number): Promise<{ lastTs: Date | null } | null> {
-  return prismaOf(db).series.findFirst({ where: { id: seriesId, organizationId }, select: { lastTs: true } });
+  const { rows } = await poolOf(db).query<{ last_ts: Date | null }>(
+    `SELECT (SELECT p.ts FROM metric_points p WHERE p.organization_id = s.organization_id AND p.series_id = s.id ORDER BY p.ts DESC LIMIT 1) AS last_ts
+     FROM series s WHERE s.id = $1 AND s.organization_id = $2`,
+    [seriesId, organizationId],
+  );
+  return rows[0] ? { lastTs: rows[0].last_ts } : null;
 }

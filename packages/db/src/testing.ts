@@ -66,6 +66,7 @@ export async function withConnection<T>(
  */
 export async function writePointsRaw(
   db: Database,
+  organizationId: string,
   rows: { seriesId: number; ts: Date; value: number | null }[],
   batch: number,
 ): Promise<void> {
@@ -76,10 +77,10 @@ export async function writePointsRaw(
   const client = await poolOf(db).connect();
   try {
     for (let i = 0; i < rows.length; i += batch) {
-      const stream = client.query(copyFrom("COPY metric_points (series_id, ts, value) FROM STDIN"));
+      const stream = client.query(copyFrom("COPY metric_points (organization_id, series_id, ts, value) FROM STDIN"));
       const text = rows
         .slice(i, i + batch)
-        .map((r) => `${r.seriesId}\t${r.ts.toISOString()}\t${r.value ?? "\\N"}\n`)
+        .map((r) => `${organizationId}\t${r.seriesId}\t${r.ts.toISOString()}\t${r.value ?? "\\N"}\n`)
         .join("");
       await new Promise<void>((resolve, reject) => {
         stream.on("finish", resolve);

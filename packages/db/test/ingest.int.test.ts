@@ -19,10 +19,11 @@ const orgWithItems = (names: string[], host?: string) =>
     host,
   );
 
+/** The organisation's points, found by the organisation each point carries. */
 async function stored(organizationId: string) {
   const { rows } = await poolOf(db).query<{ key: string; n: number; first: Date; last: Date; total: number | null }>(
     `SELECT s.key, count(*)::int AS n, min(p.ts) AS first, max(p.ts) AS last, sum(p.value) AS total
-     FROM metric_points p JOIN series s ON s.id = p.series_id WHERE s.organization_id = $1 GROUP BY s.key ORDER BY s.key`,
+     FROM metric_points p JOIN series s ON s.id = p.series_id WHERE p.organization_id = $1 GROUP BY s.key ORDER BY s.key`,
     [organizationId],
   );
   const queued = await poolOf(db).query<{ n: number }>(
