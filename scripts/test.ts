@@ -72,9 +72,18 @@ function exec(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<
 async function vitest(label: string, project: "unit" | "integration", filters: string[], env: NodeJS.ProcessEnv = {}) {
   say(`── ${label}`);
   const out = path.join(resultsDir, `${label.replace(/\W+/g, "-")}.json`);
-  const code = await exec(bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...filters], env);
+  const code = await exec(
+    bin("vitest"),
+    ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...filters],
+    env,
+  );
   try {
-    const json = JSON.parse(readFileSync(out, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    const json = JSON.parse(readFileSync(out, "utf8")) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      numPendingTests: number;
+      numTodoTests: number;
+    };
     tally.passed += json.numPassedTests;
     tally.failed += json.numFailedTests;
     tally.skipped += json.numPendingTests + json.numTodoTests;
@@ -144,7 +153,9 @@ async function integrationOnPlainPostgres() {
   const url = preparePlainPostgres(database, say);
   if (!url) {
     const banner = "!".repeat(78);
-    process.stderr.write(`\n${banner}\n!! NO POSTGRESQL SERVER ON THIS MACHINE: the plain-PostgreSQL integration run is SKIPPED.\n!! Install one (apt-get install postgresql) to run it.\n${banner}\n\n`);
+    process.stderr.write(
+      `\n${banner}\n!! NO POSTGRESQL SERVER ON THIS MACHINE: the plain-PostgreSQL integration run is SKIPPED.\n!! Install one (apt-get install postgresql) to run it.\n${banner}\n\n`,
+    );
     tally.skipped += 1;
     return;
   }
@@ -196,7 +207,9 @@ async function browserTests() {
       PLAYWRIGHT_JSON_OUTPUT_NAME: out,
     });
     try {
-      const stats = (JSON.parse(readFileSync(out, "utf8")) as { stats: { expected: number; unexpected: number; skipped: number; flaky: number } }).stats;
+      const stats = (
+        JSON.parse(readFileSync(out, "utf8")) as { stats: { expected: number; unexpected: number; skipped: number; flaky: number } }
+      ).stats;
       tally.passed += stats.expected + stats.flaky;
       tally.failed += stats.unexpected;
       tally.skipped += stats.skipped;

@@ -58,7 +58,6 @@ export function bischeck042Configuration(n: number): Configuration {
   };
 }
 
-
 /** The N random-number checks' series keys. */
 export function randKeys(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `host${i}-rand-number`);

@@ -10,6 +10,9 @@ if (file && typeof globalThis.gc === "function") {
   process.on("SIGUSR2", () => {
     globalThis.gc();
     const m = process.memoryUsage();
-    appendFileSync(file, `${JSON.stringify({ at: Date.now(), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ at: Date.now(), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers })}\n`,
+    );
   });
 }

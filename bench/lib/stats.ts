@@ -7,7 +7,13 @@ export function percentile(sorted: readonly number[], p: number): number {
 export function summarize(samples: readonly number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const round = (v: number) => Math.round(v * 1000) / 1000;
-  return { n: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? Number.NaN) };
+  return {
+    n: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? Number.NaN),
+  };
 }
 
 /** CPU milliseconds this process spent while `f` ran. */

@@ -94,7 +94,11 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
   const probe = await queryRows(db, `SELECT id FROM series WHERE organization_id = $1 LIMIT 1`, [org]);
   const rawMs: number[] = [];
   for (let round = 1; round <= 3; round++) {
-    const rawPoints = Array.from({ length: 2 * n }, (_, i) => ({ seriesId: probe[0].id, ts: new Date(start + round * 2 * n + i), value: i }));
+    const rawPoints = Array.from({ length: 2 * n }, (_, i) => ({
+      seriesId: probe[0].id,
+      ts: new Date(start + round * 2 * n + i),
+      value: i,
+    }));
     rawMs.push((await cpuMs(() => insertPoints(db, rawPoints))).wallMs);
   }
   const raw = { wallMs: rawMs.sort((a, b) => a - b)[1]! };

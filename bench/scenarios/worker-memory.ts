@@ -126,7 +126,13 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
       const evaluatedWithinMs = Date.now() - t;
       const heap = await probeHeap(worker, probeFile);
       const cpuNow = processCpuMs(worker.pid!);
-      const sample = { cycle: c, rssMb: memoryMb(worker.pid!).rss, heapAfterGcMb: mb(heap), evaluatedWithinMs, workerCpuMs: cpuNow - cpuBefore };
+      const sample = {
+        cycle: c,
+        rssMb: memoryMb(worker.pid!).rss,
+        heapAfterGcMb: mb(heap),
+        evaluatedWithinMs,
+        workerCpuMs: cpuNow - cpuBefore,
+      };
       cpuBefore = cpuNow;
       samples.push(sample);
       log(`${n} jobs, cycle ${c}: ${JSON.stringify(sample)}`);

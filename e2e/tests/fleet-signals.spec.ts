@@ -88,7 +88,10 @@ test("an agent that stops calling in raises one stale alert of its own within th
   const lastCall = Date.now();
   const sent = await request.post("/api/ingest", {
     headers: { authorization: `Bearer ${token}` },
-    data: { batchId: `${prefix}-${randomBytes(6).toString("hex")}`, results: [{ key: `${host}-ping-rtt`, ts: lastCall, value: 0.4, status: 0, output: "PING OK" }] },
+    data: {
+      batchId: `${prefix}-${randomBytes(6).toString("hex")}`,
+      results: [{ key: `${host}-ping-rtt`, ts: lastCall, value: 0.4, status: 0, output: "PING OK" }],
+    },
   });
   expect(sent.status()).toBe(200);
   await signIn(page);

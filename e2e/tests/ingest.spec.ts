@@ -35,11 +35,16 @@ test.describe("ingest endpoint", () => {
     expect(notJson.status()).toBe(400);
     expect((await notJson.json()).error).toMatch(/not valid JSON/);
 
-    const badShape = await request.post("/api/ingest", { headers, data: { batchId: "x", results: [{ key: "a", ts: "yesterday", value: "high" }] } });
+    const badShape = await request.post("/api/ingest", {
+      headers,
+      data: { batchId: "x", results: [{ key: "a", ts: "yesterday", value: "high" }] },
+    });
     expect(badShape.status()).toBe(400);
     const body = await badShape.json();
     expect(body.error).toMatch(/ingest schema/);
-    expect(body.issues.map((i: { path: string }) => i.path)).toEqual(expect.arrayContaining(["batchId", "results.0.ts", "results.0.value"]));
+    expect(body.issues.map((i: { path: string }) => i.path)).toEqual(
+      expect.arrayContaining(["batchId", "results.0.ts", "results.0.value"]),
+    );
 
     const huge = await request.post("/api/ingest", { headers, data: Buffer.alloc(5 * 1024 * 1024, 120) });
     expect(huge.status()).toBe(413);

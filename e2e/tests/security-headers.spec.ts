@@ -13,7 +13,11 @@ test("pages carry a per-request CSP nonce and the other security headers, and wo
   expect(nonce).toBeTruthy();
   expect(second.headers()["content-security-policy"]).not.toContain(`'nonce-${nonce}'`);
   expect(policy).toMatch(/frame-ancestors 'none'/);
-  expect(first.headers()).toMatchObject({ "x-content-type-options": "nosniff", "referrer-policy": "same-origin", "x-frame-options": "DENY" });
+  expect(first.headers()).toMatchObject({
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "x-frame-options": "DENY",
+  });
   // Next.js stamps its own scripts with the nonce.
   expect(await first.text()).toContain(`nonce="${nonce}"`);
 

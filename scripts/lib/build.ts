@@ -45,7 +45,12 @@ export async function ensurePrismaClient(log: (m: string) => void): Promise<void
 export async function ensureWebBuild(log: (m: string) => void): Promise<void> {
   const web = path.join(REPO_ROOT, "apps", "web");
   const stampFile = path.join(web, process.env.TIDEMARK_NEXT_DIST ?? ".next", "tidemark-build-stamp");
-  const stamp = fingerprint([path.join(web, "src"), path.join(web, "next.config.ts"), path.join(REPO_ROOT, "packages"), path.join(REPO_ROOT, "package-lock.json")]);
+  const stamp = fingerprint([
+    path.join(web, "src"),
+    path.join(web, "next.config.ts"),
+    path.join(REPO_ROOT, "packages"),
+    path.join(REPO_ROOT, "package-lock.json"),
+  ]);
   if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return;
   log("building the web app (first start, or the sources changed)");
   await run(bin("next"), ["build"], { cwd: web, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });

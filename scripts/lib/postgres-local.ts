@@ -10,7 +10,18 @@ function psqlAsPostgres(port: number, sql: string): void {
   const root = process.getuid?.() === 0;
   execFileSync(
     root ? "runuser" : "sudo",
-    [...(root ? ["-u", "postgres", "--"] : ["-n", "-u", "postgres"]), "psql", "-p", String(port), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql],
+    [
+      ...(root ? ["-u", "postgres", "--"] : ["-n", "-u", "postgres"]),
+      "psql",
+      "-p",
+      String(port),
+      "-X",
+      "-q",
+      "-v",
+      "ON_ERROR_STOP=1",
+      "-c",
+      sql,
+    ],
     { stdio: ["ignore", "ignore", "inherit"] },
   );
 }
@@ -39,7 +50,9 @@ export function preparePlainPostgres(database: string, log: (m: string) => void)
     execFileSync("pg_ctlcluster", ["--skip-systemctl-redirect", cluster.version, cluster.name, "start"], { stdio: "inherit" });
   }
   const asPostgres = (sql: string) => psqlAsPostgres(cluster.port, sql);
-  asPostgres(`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'tidemark_test') THEN CREATE ROLE tidemark_test LOGIN PASSWORD 'tidemark_test'; END IF; END $$`);
+  asPostgres(
+    `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'tidemark_test') THEN CREATE ROLE tidemark_test LOGIN PASSWORD 'tidemark_test'; END IF; END $$`,
+  );
   asPostgres(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   asPostgres(`CREATE DATABASE ${database} OWNER tidemark_test`);
   return `postgres://tidemark_test:tidemark_test@127.0.0.1:${cluster.port}/${database}`;

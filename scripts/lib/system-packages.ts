@@ -60,7 +60,13 @@ export const NODE_EXPORTER_PACKAGE: SystemPackage = {
 export const PROMETHEUS_STACK: readonly SystemPackage[] = [PROMETHEUS_PACKAGE, ALERTMANAGER_PACKAGE, NODE_EXPORTER_PACKAGE];
 
 /** What `npm test` needs, in the order it is installed. */
-export const TEST_PACKAGES: readonly SystemPackage[] = [MONITORING_PLUGINS, CHROMIUM_PACKAGE, POSTGRESQL_SERVER, DOCKER_COMPOSE, ...PROMETHEUS_STACK];
+export const TEST_PACKAGES: readonly SystemPackage[] = [
+  MONITORING_PLUGINS,
+  CHROMIUM_PACKAGE,
+  POSTGRESQL_SERVER,
+  DOCKER_COMPOSE,
+  ...PROMETHEUS_STACK,
+];
 /** What `npm start` needs: the local agent's plugins. */
 export const START_PACKAGES: readonly SystemPackage[] = [MONITORING_PLUGINS];
 /**
@@ -87,12 +93,17 @@ export function ensureSystemPackages(packages: readonly SystemPackage[], log: (m
   const names = missing.map((p) => p.name);
   const list = missing.map((p) => `${p.name} (${p.for})`).join(", ");
   if (process.getuid?.() !== 0) {
-    throw new Error(`Debian packages missing: ${list}. Install them with: sudo apt-get install -y --no-install-recommends ${names.join(" ")}`);
+    throw new Error(
+      `Debian packages missing: ${list}. Install them with: sudo apt-get install -y --no-install-recommends ${names.join(" ")}`,
+    );
   }
   const started = Date.now();
   log(`installing Debian packages: ${list}`);
   execFileSync("apt-get", [...APT_LOCK_WAIT, "update", "-qq"], { stdio: "inherit", env: aptEnv() });
-  execFileSync("apt-get", [...APT_LOCK_WAIT, "install", "-y", "-qq", "--no-install-recommends", ...names], { stdio: "inherit", env: aptEnv() });
+  execFileSync("apt-get", [...APT_LOCK_WAIT, "install", "-y", "-qq", "--no-install-recommends", ...names], {
+    stdio: "inherit",
+    env: aptEnv(),
+  });
   const still = missingPackages(missing);
   if (still.length) throw new Error(`apt-get installed ${names.join(" ")} but ${still.map((p) => p.provides).join(", ")} is still missing`);
   log(`installed ${names.join(", ")} in ${((Date.now() - started) / 1000).toFixed(0)} s`);

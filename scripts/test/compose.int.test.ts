@@ -28,21 +28,31 @@ interface ComposeService {
 function envFile(values: Record<string, string>): string {
   const example = readFileSync(path.join(REPO_ROOT, ".env.example"), "utf8");
   const file = path.join(scratch, `env-${Object.keys(values).join("-") || "example"}`);
-  writeFileSync(file, example.replace(/^(\w+)=.*$/gm, (line, key: string) => (key in values ? `${key}=${values[key]}` : line)));
+  writeFileSync(
+    file,
+    example.replace(/^(\w+)=.*$/gm, (line, key: string) => (key in values ? `${key}=${values[key]}` : line)),
+  );
   return file;
 }
 
 function compose(env: string, ...args: string[]) {
-  return spawnSync("docker-compose", ["--project-directory", REPO_ROOT, "-f", path.join(REPO_ROOT, "docker-compose.yml"), "--env-file", env, ...args], {
-    encoding: "utf8",
-  });
+  return spawnSync(
+    "docker-compose",
+    ["--project-directory", REPO_ROOT, "-f", path.join(REPO_ROOT, "docker-compose.yml"), "--env-file", env, ...args],
+    {
+      encoding: "utf8",
+    },
+  );
 }
 
 /** The resolved file as docker-compose prints it, read by the YAML parser docker-compose itself depends on (python3-yaml). */
 function resolved(env: string, ...args: string[]): { services: Record<string, ComposeService> } {
   const config = compose(env, ...args, "config");
   expect(config.stderr).toBe("");
-  const json = spawnSync("python3", ["-c", "import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin)))"], { input: config.stdout, encoding: "utf8" });
+  const json = spawnSync("python3", ["-c", "import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin)))"], {
+    input: config.stdout,
+    encoding: "utf8",
+  });
   return JSON.parse(json.stdout);
 }
 
@@ -93,7 +103,11 @@ describe("docker-compose.yml", () => {
   });
 
   it("runs built images with restart policies, health checks, migrations first and public links", () => {
-    const { services } = resolved(envFile({ TIDEMARK_DB_PASSWORD: "pw", TIDEMARK_PUBLIC_URL: "https://tidemark.example" }), "--profile", "agent");
+    const { services } = resolved(
+      envFile({ TIDEMARK_DB_PASSWORD: "pw", TIDEMARK_PUBLIC_URL: "https://tidemark.example" }),
+      "--profile",
+      "agent",
+    );
     const stages = dockerfileStages();
     for (const name of ["migrate", "web", "worker", "agent"]) {
       const service = services[name]!;
@@ -125,7 +139,9 @@ describe("Dockerfile", () => {
     expect(worker.cmd!.slice(0, -1)).toEqual(["node", ...WORKER_NODE_OPTIONS]);
     expect(worker.runs).toContain(`node_modules/.bin/tsx scripts/bundle-worker.ts ${bundle}`);
     expect(readFileSync(path.join(REPO_ROOT, "scripts", "bundle-worker.ts"), "utf8")).toContain("bundleWorker(");
-    expect(readFileSync(path.join(REPO_ROOT, "scripts", "start.ts"), "utf8")).toMatch(/group\.start\("worker", process\.execPath, \[\.\.\.WORKER_NODE_OPTIONS, await workerBundle\]/);
+    expect(readFileSync(path.join(REPO_ROOT, "scripts", "start.ts"), "utf8")).toMatch(
+      /group\.start\("worker", process\.execPath, \[\.\.\.WORKER_NODE_OPTIONS, await workerBundle\]/,
+    );
     const agent = stages.get("agent")!;
     expect(agent.cmd?.slice(1, -1)).toEqual(AGENT_NODE_OPTIONS);
     expect(existsSync(path.join(REPO_ROOT, agent.workdir!.replace(/^\/app\//, ""), "src", "main.ts"))).toBe(true);

@@ -1,5 +1,5 @@
 import type { AgentCheck, CheckResult } from "@tidemark/protocol";
-import { fireTimes, type FireTimes } from "@tidemark/schedule";
+import { type FireTimes, fireTimes } from "@tidemark/schedule";
 import type { CheckRunner } from "./checks/types.ts";
 import { IntervalWheel } from "./interval-wheel.ts";
 import { ConcurrencyLimiter } from "./limiter.ts";

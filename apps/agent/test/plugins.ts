@@ -9,5 +9,7 @@ export const PLUGINS = "/usr/lib/nagios/plugins";
  */
 export function requireMonitoringPlugins(): void {
   if (existsSync(`${PLUGINS}/check_dummy`) && existsSync(`${PLUGINS}/check_tcp`)) return;
-  throw new Error(`Debian's monitoring plugins are missing in ${PLUGINS}: run the tests through npm test, which installs them, or apt-get install -y monitoring-plugins-basic`);
+  throw new Error(
+    `Debian's monitoring plugins are missing in ${PLUGINS}: run the tests through npm test, which installs them, or apt-get install -y monitoring-plugins-basic`,
+  );
 }

@@ -1,18 +1,18 @@
-import { dashboardRouter } from "./routers/dashboard.ts";
-import { sessionRouter } from "./routers/session.ts";
-import { configRouter } from "./routers/config.ts";
-import { thresholdsRouter } from "./routers/thresholds.ts";
-import { previewRouter } from "./routers/preview.ts";
-import { bischeckRouter } from "./routers/bischeck.ts";
-import { deployRouter } from "./routers/deploy.ts";
 import { agentsRouter } from "./routers/agents.ts";
 import { alertsRouter } from "./routers/alerts.ts";
-import { organizationsRouter } from "./routers/organizations.ts";
-import { membersRouter } from "./routers/members.ts";
-import { invitationsRouter } from "./routers/invitations.ts";
-import { tokensRouter } from "./routers/tokens.ts";
 import { auditRouter } from "./routers/audit.ts";
+import { bischeckRouter } from "./routers/bischeck.ts";
+import { configRouter } from "./routers/config.ts";
+import { dashboardRouter } from "./routers/dashboard.ts";
+import { deployRouter } from "./routers/deploy.ts";
+import { invitationsRouter } from "./routers/invitations.ts";
+import { membersRouter } from "./routers/members.ts";
+import { organizationsRouter } from "./routers/organizations.ts";
+import { previewRouter } from "./routers/preview.ts";
 import { prometheusRouter } from "./routers/prometheus.ts";
+import { sessionRouter } from "./routers/session.ts";
+import { thresholdsRouter } from "./routers/thresholds.ts";
+import { tokensRouter } from "./routers/tokens.ts";
 import { createCallerFactory, createTRPCRouter } from "./trpc.ts";
 
 export const appRouter = createTRPCRouter({

@@ -34,7 +34,11 @@ it("lists items with their last value, its time, exit code and output, and a ser
   expect(window.lastSeenAt).toEqual(new Date(ts));
   // A newer point moves the last-seen time; an older one arriving late does not.
   for (const at of [ts + 30_000, ts - 30_000])
-    await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-load", ts: at, value: 1 }] } });
+    await ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-load", ts: at, value: 1 }] },
+    });
   const later = await caller.dashboard.series({ seriesId: rows[0]!.seriesId!, from: new Date(ts - 60_000), to: new Date() });
   expect(later.lastSeenAt).toEqual(new Date(ts + 30_000));
   // Nothing here evaluates: leave no queued work for the worker tests sharing this database.

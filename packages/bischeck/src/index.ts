@@ -42,7 +42,6 @@ export {
   type ServiceFate,
   type ServicePreview,
 } from "./directory.ts";
-export { redactUrl } from "./redact-url.ts";
 export {
   type BischeckFile,
   BischeckImportError,
@@ -58,6 +57,7 @@ export {
   type BischeckImport,
   importBischeck,
 } from "./import.ts";
+export { redactUrl } from "./redact-url.ts";
 export type {
   BischeckTemplates,
   ItemDefinition,

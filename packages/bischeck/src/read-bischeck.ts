@@ -4,7 +4,6 @@
  * next to `<template>`). Element names and structure follow Bischeck's bischeck.xsd.
  */
 import { type Configuration, connectionUrlSchema, type Host, nameSchema, type Service, scheduleSchema } from "@tidemark/model";
-import { redactUrl } from "./redact-url.ts";
 import type { IssueCollector } from "./errors.ts";
 import {
   type Children,
@@ -16,6 +15,7 @@ import {
   readInteger,
   validated,
 } from "./read-helpers.ts";
+import { redactUrl } from "./redact-url.ts";
 import { fromBischeckSchedule } from "./schedule.ts";
 import { type BischeckTemplates, emptyTemplates, type ItemDefinition, type ServiceDefinition, serviceKey } from "./templates.ts";
 import type { XmlElement } from "./xml.ts";

@@ -53,7 +53,10 @@ export function cronerPatterns(fields: QuartzFields): string[] {
     for (const c of monthLengthClasses(fields.months, fields.years)) {
       const days = [
         ...fromLast.map((offset) => c.length - offset).filter((d) => d >= 1),
-        ...dom.nearestWeekdayFromLast.map((offset) => c.length - offset).filter((d) => d >= 1).map((d) => `${d}W`),
+        ...dom.nearestWeekdayFromLast
+          .map((offset) => c.length - offset)
+          .filter((d) => d >= 1)
+          .map((d) => `${d}W`),
       ];
       if (days.length > 0) patterns.push(pattern(days.join(","), c.months, "*", c.years));
     }

@@ -178,7 +178,8 @@ function dayOfWeekField(field: Token): DayOfWeek | null {
     if (text.includes(",")) throw new ScheduleError("n#k (the k-th day n of the month) stands alone in day-of-week", field.at + hash);
     const day = value({ text: field.text.slice(0, hash), at: field.at }, DAY_OF_WEEK);
     const nth = field.text.slice(hash + 1);
-    if (!/^[1-5]$/.test(nth)) throw new ScheduleError("# is followed by 1–5 (the first to fifth such day of the month)", field.at + hash + 1);
+    if (!/^[1-5]$/.test(nth))
+      throw new ScheduleError("# is followed by 1–5 (the first to fifth such day of the month)", field.at + hash + 1);
     return { kind: "nth", day, nth: Number(nth) };
   }
   const last = /^(\d+|[A-Z]{3})L$/.exec(text);
@@ -195,7 +196,8 @@ const FIELD_COUNT_HINT = "seconds minutes hours day-of-month month day-of-week [
 export function parseQuartz(text: string): QuartzFields {
   const fields: Token[] = [];
   for (const match of text.matchAll(/\S+/g)) fields.push({ text: match[0], at: match.index });
-  if (fields.length < 6) throw new ScheduleError(`a Quartz cron expression has 6 or 7 fields (${FIELD_COUNT_HINT}); this has ${fields.length}`, text.length);
+  if (fields.length < 6)
+    throw new ScheduleError(`a Quartz cron expression has 6 or 7 fields (${FIELD_COUNT_HINT}); this has ${fields.length}`, text.length);
   if (fields.length > 7) throw new ScheduleError(`a Quartz cron expression has at most 7 fields (${FIELD_COUNT_HINT})`, fields[7]!.at);
   const [s, m, h, dom, mon, dow, year] = fields as [Token, Token, Token, Token, Token, Token, Token | undefined];
   for (const [field, spec] of [
@@ -204,7 +206,8 @@ export function parseQuartz(text: string): QuartzFields {
     [h, HOUR],
     [mon, MONTH],
   ] as const) {
-    if (field.text.includes("?")) throw new ScheduleError(`? is only for day-of-month or day-of-week, not ${spec.name}`, field.at + field.text.indexOf("?"));
+    if (field.text.includes("?"))
+      throw new ScheduleError(`? is only for day-of-month or day-of-week, not ${spec.name}`, field.at + field.text.indexOf("?"));
   }
   const result: QuartzFields = {
     seconds: plainField(s, SECOND),

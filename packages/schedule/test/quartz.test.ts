@@ -21,7 +21,10 @@ describe("Quartz fire times (the shared table)", () => {
 
 describe("reading Quartz", () => {
   it("keeps Quartz's meaning of each field", () => {
-    expect(parseQuartz("0 0 22-2 ? * FRI-MON")).toMatchObject({ hours: [0, 1, 2, 22, 23], dayOfWeek: { kind: "days", days: [1, 2, 6, 7] } });
+    expect(parseQuartz("0 0 22-2 ? * FRI-MON")).toMatchObject({
+      hours: [0, 1, 2, 22, 23],
+      dayOfWeek: { kind: "days", days: [1, 2, 6, 7] },
+    });
     expect(parseQuartz("0 5/15 * L-2,10W,LW * ?")).toMatchObject({
       minutes: [5, 20, 35, 50],
       dayOfMonth: { days: [], nearestWeekdays: [10], fromLast: [2], nearestWeekdayFromLast: [0] },

@@ -27,7 +27,13 @@ export function shellRunner(workers: ShellWorkerPool, policy: CommandPolicy): Ch
         const picked = pickValue(output, exec.label);
         // Perfdata the agent cannot read makes the result UNKNOWN, with the reason: a wrong number would be worse.
         if (picked.error)
-          results.push({ key: item.key, ts, value: null, status: 3, output: firstLine(`perfdata error: ${picked.error}; ${output.summary}`) });
+          results.push({
+            key: item.key,
+            ts,
+            value: null,
+            status: 3,
+            output: firstLine(`perfdata error: ${picked.error}; ${output.summary}`),
+          });
         else results.push({ key: item.key, ts, value: picked.value, status: output.status, output: firstLine(output.summary) });
       } catch (error) {
         results.push({ key: item.key, ts, value: null, status: 3, output: firstLine(errorText(error)) });

@@ -32,16 +32,22 @@ describe("Nagios plugin output", () => {
   it.each([
     ["load1=0.260;15.000;30.000;0;", [{ label: "load1", value: 0.26, uom: "" }]],
     ["'C:\\ Label''s space'=10GB;;;0;100", [{ label: "C:\\ Label's space", value: 10, uom: "GB" }]],
-    ["time=12ms rta=0.5ms;100;500 pl=0%;20;60;0", [
-      { label: "time", value: 12, uom: "ms" },
-      { label: "rta", value: 0.5, uom: "ms" },
-      { label: "pl", value: 0, uom: "%" },
-    ]],
-    ["x=U y=-5c z=.5", [
-      { label: "x", value: null, uom: "" },
-      { label: "y", value: -5, uom: "c" },
-      { label: "z", value: 0.5, uom: "" },
-    ]],
+    [
+      "time=12ms rta=0.5ms;100;500 pl=0%;20;60;0",
+      [
+        { label: "time", value: 12, uom: "ms" },
+        { label: "rta", value: 0.5, uom: "ms" },
+        { label: "pl", value: 0, uom: "%" },
+      ],
+    ],
+    [
+      "x=U y=-5c z=.5",
+      [
+        { label: "x", value: null, uom: "" },
+        { label: "y", value: -5, uom: "c" },
+        { label: "z", value: 0.5, uom: "" },
+      ],
+    ],
   ])("reads %j", (text, expected) => {
     expect(parsePerfdata(text)).toEqual(expected);
   });
@@ -56,7 +62,10 @@ describe("Nagios plugin output", () => {
     const [entry] = parsePerfdata(text);
     expect(entry).toMatchObject({ label, value: null });
     expect(entry?.error).toMatch(message);
-    expect(pickValue({ status: 0, summary: "OK", perfdata: parsePerfdata(text) }, label)).toMatchObject({ value: null, error: expect.stringMatching(message) });
+    expect(pickValue({ status: 0, summary: "OK", perfdata: parsePerfdata(text) }, label)).toMatchObject({
+      value: null,
+      error: expect.stringMatching(message),
+    });
   });
 
   it("reports an entry that is not label=value, and reads the entries after it", () => {

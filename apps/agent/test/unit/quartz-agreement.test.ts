@@ -43,7 +43,10 @@ async function agentRuns(c: QuartzCase): Promise<string[]> {
 }
 
 describe("the agent runs cron checks at Quartz's fire times, in the organisation's time zone", () => {
-  it.each([...QUARTZ_CASES, ...DST_EDGE_CASES].map((c) => [`${c.expression} (${c.timeZone}): ${c.meaning}`, c] as const))("%s", async (_, c) => {
-    expect(await agentRuns(c)).toEqual(c.fires.map((f) => new Date(f).toISOString()));
-  });
+  it.each([...QUARTZ_CASES, ...DST_EDGE_CASES].map((c) => [`${c.expression} (${c.timeZone}): ${c.meaning}`, c] as const))(
+    "%s",
+    async (_, c) => {
+      expect(await agentRuns(c)).toEqual(c.fires.map((f) => new Date(f).toISOString()));
+    },
+  );
 });

@@ -48,7 +48,10 @@ describe("schedules", () => {
     expect(() => planChecks([check("a-s", ["1S", "after:c-s"]), check("b-s", ["after:a-s"]), check("c-s", ["after:b-s"])], runner)).toThrow(
       /run-after schedules loop: a-s → b-s → c-s → a-s/,
     );
-    const plan = planChecks([check("a-s", ["1S"]), check("b-s", ["after:a-s"]), check("c-s", ["after:b-s"]), check("d-s", ["after:c-s"])], runner);
+    const plan = planChecks(
+      [check("a-s", ["1S"]), check("b-s", ["after:a-s"]), check("c-s", ["after:b-s"]), check("d-s", ["after:c-s"])],
+      runner,
+    );
     expect(plan.get("c-s")?.followers.map((f) => f.id)).toEqual(["d-s"]);
   });
 });

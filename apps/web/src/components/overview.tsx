@@ -185,11 +185,7 @@ export function Overview() {
             ← Previous
           </button>
           <span className="muted">Page {cursors.length}</span>
-          <button
-            type="button"
-            disabled={!board.data?.next}
-            onClick={() => board.data?.next && setCursors((c) => [...c, board.data.next])}
-          >
+          <button type="button" disabled={!board.data?.next} onClick={() => board.data?.next && setCursors((c) => [...c, board.data.next])}>
             Next →
           </button>
         </div>

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { THEME_COOKIE, type ThemeChoice } from "~/lib/theme";
+
 const NEXT: Record<ThemeChoice, ThemeChoice> = { system: "light", light: "dark", dark: "system" };
 const LABEL: Record<ThemeChoice, string> = { system: "Theme: system", light: "Theme: light", dark: "Theme: dark" };
 const ICON: Record<ThemeChoice, string> = { system: "◐", light: "☀", dark: "☾" };

@@ -18,12 +18,22 @@ describe("what thresholds read from history", () => {
   });
 
   it("merges the needs of every period and hour, and ignores sources that do not parse", () => {
-    const hours = (source: string) => ({ entries: Array.from({ length: 24 }, () => ({ kind: "expression" as const, source })), levels: Array(24).fill(null) });
+    const hours = (source: string) => ({
+      entries: Array.from({ length: 24 }, () => ({ kind: "expression" as const, source })),
+      levels: Array(24).fill(null),
+    });
     const needs = policyNeeds(
       {
         periods: [
           { months: [], weeks: [], calcMethod: ">", warning: 10, critical: 20, hours: hours("avg(h-s-i[0:4], other-s-i[-10M])") },
-          { months: [], weeks: [{ week: null, dayOfWeek: 1 }], calcMethod: ">", warning: 10, critical: 20, hours: hours("h-s-i[-60M] + (") },
+          {
+            months: [],
+            weeks: [{ week: null, dayOfWeek: 1 }],
+            calcMethod: ">",
+            warning: 10,
+            critical: 20,
+            hours: hours("h-s-i[-60M] + ("),
+          },
         ],
         holidays: [],
         nullState: "UNKNOWN",

@@ -20,7 +20,9 @@ describe("schedules", () => {
   });
 
   it("spreads services over the interval (Bischeck's random first offset, but the same on every worker)", () => {
-    const offsets = new Set(Array.from({ length: 50 }, (_, i) => Math.floor((latestDue(parseSchedule("5M", `service-${i}`), T, 0)! % 300_000) / 30_000)));
+    const offsets = new Set(
+      Array.from({ length: 50 }, (_, i) => Math.floor((latestDue(parseSchedule("5M", `service-${i}`), T, 0)! % 300_000) / 30_000)),
+    );
     expect(offsets.size).toBeGreaterThan(5);
   });
 

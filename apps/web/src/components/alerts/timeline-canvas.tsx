@@ -139,7 +139,10 @@ export function TimelineCanvas(props: {
               const alertId = alertAt(lane, p.x);
               const bar = alertId ? lane.bars.find((b) => b.alertId === alertId) : undefined;
               const lines = [lane.key, formatInstant(at, timeZone)];
-              if (bar) lines.push(`${bar.severity} alert${bar.acknowledged ? ", acknowledged" : ""}${bar.flapping ? ", flapping" : ""} — click to open`);
+              if (bar)
+                lines.push(
+                  `${bar.severity} alert${bar.acknowledged ? ", acknowledged" : ""}${bar.flapping ? ", flapping" : ""} — click to open`,
+                );
               return setHover({ x: p.x, y: p.y, lines });
             }
             setHover(null);

@@ -35,9 +35,7 @@ export function AgentsPanel({ isAdmin }: { isAdmin: boolean }) {
           <code className="mono" data-testid="agent-token">
             {issued.token}
           </code>
-          <span className="muted mono">
-            {agentCommand(typeof window === "undefined" ? "" : window.location.origin, issued.token)}
-          </span>
+          <span className="muted mono">{agentCommand(typeof window === "undefined" ? "" : window.location.origin, issued.token)}</span>
           <div>
             <button type="button" className="deploy-secondary" onClick={() => setIssued(null)}>
               I have copied it

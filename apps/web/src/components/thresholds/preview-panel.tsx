@@ -178,7 +178,14 @@ export function PreviewPanel({ itemId, draft, draftValid }: { itemId: string; dr
                 name="deployed threshold"
               />
               <Line dataKey="warning" stroke="var(--warning)" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="warning" />
-              <Line dataKey="critical" stroke="var(--critical)" dot={false} strokeDasharray="5 4" isAnimationActive={false} name="critical" />
+              <Line
+                dataKey="critical"
+                stroke="var(--critical)"
+                dot={false}
+                strokeDasharray="5 4"
+                isAnimationActive={false}
+                name="critical"
+              />
               <Line
                 dataKey="warningLow"
                 stroke="var(--warning)"

@@ -72,13 +72,7 @@ export function TimeRangePicker({ range, bounds, onChange }: { range: TimeRange;
         <button type="button" aria-label="Earlier" title="Earlier" onClick={() => onChange(panRange(bounds, -0.5))}>
           ‹
         </button>
-        <button
-          type="button"
-          className="time-picker-button"
-          aria-expanded={open}
-          aria-controls={panelId}
-          onClick={toggle}
-        >
+        <button type="button" className="time-picker-button" aria-expanded={open} aria-controls={panelId} onClick={toggle}>
           <span aria-hidden="true">◷</span>
           <span className="sr-only">Time range: </span>
           {describeRange(range, timeZone)}
