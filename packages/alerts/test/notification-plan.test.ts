@@ -16,33 +16,7 @@ import {
   type SeriesAlertMemory,
   seriesToLoad,
 } from "../src/index.ts";
-
-const T0 = Date.UTC(2026, 0, 5, 12, 0);
-const MINUTE = 60_000;
-const LETTERS: Record<string, State> = { O: "OK", W: "WARNING", C: "CRITICAL", U: "UNKNOWN" };
-
-/** One result a minute from `start`: upper case letters are hard states, lower case soft ones. */
-function script(seriesId: number, key: string, text: string, opts: { start?: number; values?: number[] } = {}): EvaluationOutcome[] {
-  let hard: State = "OK";
-  return [...text].map((ch, i) => {
-    const state = LETTERS[ch.toUpperCase()] as State;
-    if (ch === ch.toUpperCase()) hard = state;
-    const value = opts.values?.[i] ?? (state === "OK" ? 90 : state === "WARNING" ? 120 : 150);
-    return {
-      seriesId,
-      key,
-      ts: new Date((opts.start ?? T0) + i * MINUTE),
-      state,
-      hardState: hard,
-      hard: ch === ch.toUpperCase(),
-      value,
-      threshold: 100,
-      warning: 110,
-      critical: 130,
-      explanation: `${state} ${value} (100 < W < 110 < C < 130)`,
-    };
-  });
-}
+import { MINUTE, script, T0 } from "./fixture-outcomes.ts";
 
 const fresh = (key: string, settings: AlertSettings = DEFAULT_ALERT_SETTINGS): SeriesAlertMemory => ({
   key,
