@@ -158,14 +158,6 @@ export async function migrateDatabase(db: Database, migrationsDir = MIGRATIONS_D
   }
 }
 
-/** How many migrations the database has finished (and not rolled back), for the health route. */
-export async function appliedMigrationCount(db: Database): Promise<number> {
-  const { rows } = await poolOf(db).query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-  );
-  return rows[0]?.n ?? 0;
-}
-
 async function applyMigration(client: pg.ClientBase, file: MigrationFile, kind: DatabaseKind): Promise<void> {
   const id = randomUUID();
   const statements = statementsFor(file, kind);

@@ -1,5 +1,4 @@
-import { currentDatabaseInfo, type Database } from "@tidemark/db/client";
-import { appliedMigrationCount } from "@tidemark/db/migrate";
+import { appliedMigrationCount, currentDatabaseInfo, type Database } from "@tidemark/db/client";
 
 /** `GET /api/health`: liveness and what the database is, for people, load balancers and the start script. */
 export async function healthResponse(db: Database): Promise<Response> {

@@ -9,3 +9,4 @@ export {
 } from "../connection.ts";
 export { connectDatabase, type Database } from "../database.ts";
 export { currentDatabaseInfo, type DatabaseInfo, type DatabaseKind } from "../database-kind.ts";
+export { appliedMigrationCount } from "../schema-status.ts";

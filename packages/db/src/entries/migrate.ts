@@ -1,6 +1,5 @@
 /** `@tidemark/db/migrate`: the schema's migrations (prisma/migrations), applied and counted. */
 export {
-  appliedMigrationCount,
   MigrationError,
   type MigrationFile,
   type MigrationResult,
