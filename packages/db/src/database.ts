@@ -6,8 +6,11 @@ import { createPrisma, type PrismaClient } from "./prisma.ts";
 /**
  * The key of a Database's connections. Exported to this package's modules only (no entry point
  * re-exports it): callers hold a Database and pass it back to db's functions, never reach the SQL.
+ * From the global symbol registry, not `Symbol()`: Next.js loads this module once per server layer
+ * (route handlers, server components), and the web process shares one Database across them
+ * (globalThis), so every copy of this module must name the same key.
  */
-export const CONNECTIONS: unique symbol = Symbol("tidemark.db.connections");
+export const CONNECTIONS: unique symbol = Symbol.for("tidemark.db.connections");
 
 interface Connections {
   pool: pg.Pool;
