@@ -18,13 +18,6 @@ export const DEFAULT_STALE_AFTER_INTERVALS = 3;
  */
 export const AGENT_SILENT_AFTER_MS = 45_000;
 
-/**
- * The exit code the worker gives the results it makes up for missing data (outside Nagios's
- * 0–3, which is all an agent may send): the state is UNKNOWN, hard at once (the N intervals were
- * the wait), and the explanation is the reason.
- */
-export const STALE_STATUS = 4;
-
 /** The series an agent's own alert is raised on: host = the agent's name, service `agent`, item `heartbeat`. */
 export function agentHeartbeatKey(agentName: string): string {
   return seriesKey(agentName, "agent", "heartbeat");

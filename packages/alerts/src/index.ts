@@ -9,7 +9,6 @@ export {
   DEFAULT_STALE_AFTER_INTERVALS,
   type ItemFreshness,
   itemFreshness,
-  STALE_STATUS,
   staleAt,
   staleReason,
 } from "./freshness.ts";
@@ -51,6 +50,7 @@ export {
   PLUGIN_MAX_SOFT,
   pluginExplanation,
   pluginState,
+  STALE_STATUS,
   STATE_SOURCES,
   type StateSource,
 } from "./plugin-state.ts";

@@ -1,6 +1,12 @@
 import type { State } from "@tidemark/thresholds";
-import { STALE_STATUS } from "./freshness.ts";
 import { worseOf } from "./severity.ts";
+
+/**
+ * The exit code the worker gives the results it makes up for missing data (outside Nagios's
+ * 0–3, which is all an agent may send): the state is UNKNOWN, hard at once (the N intervals were
+ * the wait), and the explanation is the reason.
+ */
+export const STALE_STATUS = 4;
 
 /**
  * Where an item's state comes from. Bischeck's habit is the threshold (the plugin's exit code is

@@ -1,5 +1,4 @@
 import type pg from "pg";
-import { type Database, poolOf } from "./database.ts";
 
 export type DatabaseKind = "timescaledb" | "plain-postgresql";
 
@@ -45,9 +44,4 @@ export async function databaseInfo(client: Pick<pg.ClientBase, "query">): Promis
     serverVersion: row?.server_version ?? "unknown",
     embedded: row?.embedded ?? false,
   };
-}
-
-/** What the database is now (`db.info` is what it was at connection). */
-export function currentDatabaseInfo(db: Database): Promise<DatabaseInfo> {
-  return databaseInfo(poolOf(db));
 }

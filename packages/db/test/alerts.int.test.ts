@@ -1,4 +1,3 @@
-import type { EvaluationOutcome } from "@tidemark/alerts";
 import { MINUTE, script, T0 } from "@tidemark/alerts/testing";
 import {
   AlertAlreadyAcknowledgedError,

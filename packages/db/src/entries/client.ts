@@ -8,5 +8,5 @@ export {
   redactUrl,
 } from "../connection.ts";
 export { connectDatabase, type Database } from "../database.ts";
-export { currentDatabaseInfo, type DatabaseInfo, type DatabaseKind } from "../database-kind.ts";
-export { appliedMigrationCount } from "../schema-status.ts";
+export type { DatabaseInfo, DatabaseKind } from "../database-kind.ts";
+export { appliedMigrationCount, currentDatabaseInfo } from "../server-status.ts";

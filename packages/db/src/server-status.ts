@@ -1,4 +1,10 @@
 import { type Database, poolOf } from "./database.ts";
+import { type DatabaseInfo, databaseInfo } from "./database-kind.ts";
+
+/** What the database is now (`db.info` is what it was at connection). */
+export function currentDatabaseInfo(db: Database): Promise<DatabaseInfo> {
+  return databaseInfo(poolOf(db));
+}
 
 /**
  * How many migrations the database has finished (and not rolled back), for the health route. Apart
