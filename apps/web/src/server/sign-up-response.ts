@@ -15,6 +15,8 @@ import { signUpSchema } from "./sign-up-schema.ts";
 /**
  * Account creation per client address: scrypt is expensive, and sign-up must not become a spam or
  * enumeration pump. Counted in PostgreSQL (rate-limits.ts), so that every web instance agrees.
+ * Accepting a pending invitation for its own email address is not counted: an administrator asked
+ * for that account, and a team joining from one office (one address) must not stop at the fifth.
  */
 export const SIGN_UP_LIMIT = { limit: 5, windowMs: 60 * 60_000 };
 
@@ -24,19 +26,22 @@ const trustedProxies = parseTrustedProxies(process.env.TIDEMARK_TRUSTED_PROXIES)
 export async function signUpResponse(db: Database, request: Request): Promise<Response> {
   const parsed = signUpSchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) return Response.json({ error: "check the highlighted fields", issues: zodIssues(parsed.error) }, { status: 400 });
-  const attempt = await rateLimitBucket(db, `sign-up:address:${clientAddress(request.headers, trustedProxies)}`, SIGN_UP_LIMIT, 1);
-  if (!attempt.allowed) {
-    return Response.json(
-      { error: `too many sign-ups from this address: try again in ${attempt.retryAfterSeconds} s` },
-      { status: 429, headers: { "Retry-After": String(attempt.retryAfterSeconds) } },
-    );
-  }
   const input = parsed.data;
   const invitation = input.invitation ? await findPendingInvitation(db, hashToken(input.invitation)) : null;
+  const invited = invitation !== null && invitation.email === input.email.toLowerCase();
+  if (!invited) {
+    const attempt = await rateLimitBucket(db, `sign-up:address:${clientAddress(request.headers, trustedProxies)}`, SIGN_UP_LIMIT, 1);
+    if (!attempt.allowed) {
+      return Response.json(
+        { error: `too many sign-ups from this address: try again in ${attempt.retryAfterSeconds} s` },
+        { status: 429, headers: { "Retry-After": String(attempt.retryAfterSeconds) } },
+      );
+    }
+  }
   if (input.invitation && !invitation) {
     return Response.json({ error: "this invitation link is unknown, used or expired: ask for a new one" }, { status: 404 });
   }
-  if (invitation && invitation.email !== input.email.toLowerCase()) {
+  if (invitation && !invited) {
     return Response.json({ error: "this invitation was sent to another email address: sign up with that one" }, { status: 403 });
   }
   let created: Awaited<ReturnType<typeof createUser>>;
