@@ -226,17 +226,29 @@ export class Evaluator {
       if (!known.has(seriesId)) unknownStates.push(seriesId);
     }
     // A series of another shard was read with whatever was stored, possibly past what its own
-    // shard has evaluated: once its own shard comes here, it loads afresh rather than trust that.
+    // shard has evaluated: once its own shard comes here, the points from the batch's first on are
+    // taken back (evaluation appends them again) and the window catches up from the database.
     const window = this.windows.of(config.organizationId);
+    const takenBack = new Set<number>();
     for (const key of wanted) {
       const seriesId = config.seriesIdByKey.get(key);
       if (seriesId === undefined) continue;
       // Series ids are unique across organisations, keys only within one.
       if (shardOf(seriesId) !== shard) this.readAcrossShards.add(seriesId);
-      else if (this.readAcrossShards.delete(seriesId)) window.release(key);
+      else if (this.readAcrossShards.delete(seriesId)) {
+        window.takeBackFrom(key, firstInBatch.get(seriesId) ?? Number.POSITIVE_INFINITY);
+        takenBack.add(seriesId);
+      }
     }
     this.lap("evaluate");
-    await refreshWindow(client, window, config, wanted, firstInBatch, (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard);
+    await refreshWindow(
+      client,
+      window,
+      config,
+      wanted,
+      firstInBatch,
+      (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard && !takenBack.has(seriesId),
+    );
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
     this.lap("load");
     return loaded;

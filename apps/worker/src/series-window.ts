@@ -24,6 +24,8 @@ interface Held {
   data: InMemorySeriesData;
   newestTs: number;
   need: HistoryNeed;
+  /** Points older than the oldest held that a full window would hold (pushed out by points since taken back): the next load fetches them. */
+  olderMissing: number;
 }
 
 export class SeriesWindow implements SeriesData {
@@ -56,12 +58,47 @@ export class SeriesWindow implements SeriesData {
     }
     const data = new InMemorySeriesData({ capacity: capacityFor(need) });
     data.ensure(key);
-    this.held.set(key, { data, newestTs: Number.NEGATIVE_INFINITY, need });
+    this.held.set(key, { data, newestTs: Number.NEGATIVE_INFINITY, need, olderMissing: 0 });
     return true;
   }
 
-  release(key: string): void {
-    this.held.delete(key);
+  /**
+   * Takes back the series' points at or after `fromTs` (read ahead of their evaluation), keeping
+   * the rest: the caller then loads what follows the newest kept point and `olderMissing` before
+   * the oldest, so that the window holds what a load afresh would, without reading it all again.
+   */
+  takeBackFrom(key: string, fromTs: number): void {
+    const h = this.held.get(key);
+    if (!h) return;
+    const full = h.data.size(key) >= capacityFor(h.need);
+    const dropped = h.data.dropFrom(key, fromTs);
+    if (dropped === 0) return;
+    // A full ring may have pushed older points out to make room for those now dropped.
+    if (full) h.olderMissing += dropped;
+    const size = h.data.size(key);
+    h.newestTs = size === 0 ? Number.NEGATIVE_INFINITY : h.data.pointsByIndexRange(key, 0, 0).ts[0]!;
+  }
+
+  /** How many points before the oldest held the next load fetches, and the oldest held's timestamp (see takeBackFrom). */
+  olderMissing(key: string): { count: number; beforeTs: number } | null {
+    const h = this.held.get(key);
+    const size = h?.data.size(key) ?? 0;
+    if (!h || h.olderMissing === 0 || size === 0) return null;
+    return { count: h.olderMissing, beforeTs: h.data.pointsByIndexRange(key, size - 1, size - 1).ts[0]! };
+  }
+
+  /** Adds loaded points: newer than the newest held, or older than the oldest (what olderMissing asked for). */
+  addLoaded(key: string, ts: number, value: number | null): void {
+    const h = this.held.get(key);
+    if (!h) return;
+    if (ts > h.newestTs) this.append(key, ts, value);
+    else h.data.append(key, ts, value);
+  }
+
+  /** The points olderMissing asked for are loaded (all there were). */
+  olderLoaded(key: string): void {
+    const h = this.held.get(key);
+    if (h) h.olderMissing = 0;
   }
 
   append(key: string, ts: number, value: number | null): void {

@@ -20,6 +20,7 @@ export async function refreshWindow(
 ): Promise<void> {
   const requests: HistoryRequest[] = [];
   const keysById = new Map<number, string>();
+  const olderAsked: string[] = [];
   for (const key of keys) {
     const seriesId = config.seriesIdByKey.get(key);
     const need = config.needs.get(key);
@@ -33,10 +34,17 @@ export async function refreshWindow(
     const newest = window.newestTs(key) ?? Number.NEGATIVE_INFINITY;
     const sinceMs = empty || !Number.isFinite(newest) ? 0 : newest;
     requests.push({ seriesId, sinceMs, limit: capacityFor(need), untilMs: untilBySeriesId.get(seriesId) ?? null });
+    // Points taken back had pushed older ones out of a full window: those come back in the same round trip.
+    const older = window.olderMissing(key);
+    if (older) {
+      requests.push({ seriesId, sinceMs: 0, limit: older.count, untilMs: older.beforeTs });
+      olderAsked.push(key);
+    }
   }
   const loaded = await loadRecentPoints(db, requests);
   for (const [seriesId, newestFirst] of loaded) {
     const key = keysById.get(seriesId)!;
-    for (let i = newestFirst.length - 1; i >= 0; i--) window.append(key, newestFirst[i]!.ts, newestFirst[i]!.value);
+    for (let i = newestFirst.length - 1; i >= 0; i--) window.addLoaded(key, newestFirst[i]!.ts, newestFirst[i]!.value);
   }
+  for (const key of olderAsked) window.olderLoaded(key);
 }

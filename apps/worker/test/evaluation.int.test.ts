@@ -1,5 +1,5 @@
 import type { Database } from "@tidemark/db/client";
-import type { EvaluationRecord } from "@tidemark/db/evaluation";
+import { type EvaluationRecord, shardOf } from "@tidemark/db/evaluation";
 import { ingestBatch } from "@tidemark/db/metrics";
 import { createOrgWithItems, execute, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
@@ -185,6 +185,42 @@ describe("from ingest to states", () => {
     });
     await drainQueue(evaluatorB);
     expect(recordsB.map((r) => [r.value, r.threshold, r.state])).toEqual([[99, 11, "CRITICAL"]]);
+  });
+
+  it("a series read by another shard ahead of its own evaluation evaluates as if it had not been read", async () => {
+    // q's threshold reads its own point 15 back; r reads q's newest point from r's shard.
+    const org = await orgWithItems([
+      { name: "q", policy: policy({ kind: "expression", source: "h-s-q[15] * 1" }) },
+      { name: "r", policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) },
+    ]);
+    const v = (i: number) => 1000 + i;
+    const ingest = (key: string, from: number, to: number) =>
+      ingestBatch(db, {
+        organizationId: org,
+        agentId: null,
+        batch: {
+          batchId: `b-${crypto.randomUUID()}`,
+          results: Array.from({ length: to - from + 1 }, (_, k) => ({ key, ts: minute(from + k), value: v(from + k) })),
+        },
+      });
+    const records: EvaluationRecord[] = [];
+    const evaluator = newEvaluator(records, org);
+    // A full window of q (and r) in this worker's memory, both shards evaluated last by it.
+    await ingest("h-s-q", 0, 29);
+    await ingest("h-s-r", 0, 29);
+    await drainQueue(evaluator);
+    const ids = await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [
+      org,
+    ]);
+    const idOf = (key: string) => ids.find((r) => r.key === key)!.id;
+    expect(shardOf(idOf("h-s-q"))).not.toBe(shardOf(idOf("h-s-r")));
+    // r's batch comes first and reads q's stored points 30–32, which push the oldest out of q's window.
+    await ingest("h-s-r", 30, 30);
+    await ingest("h-s-q", 30, 32);
+    records.length = 0;
+    await drainQueue(evaluator);
+    const q = records.filter((r) => r.seriesId === idOf("h-s-q"));
+    expect(q.map((r) => [r.ts, r.threshold])).toEqual([30, 31, 32].map((i) => [minute(i), v(i - 15)]));
   });
 
   it("a worker that dies mid-batch loses nothing: its claim returns to the queue", async () => {

@@ -82,6 +82,14 @@ class Ring {
     this.size++;
   }
 
+  /** Drops the points at or after t; returns how many. */
+  dropFrom(t: number): number {
+    const keep = this.lowerBound(t);
+    const dropped = this.size - keep;
+    this.size = keep;
+    return dropped;
+  }
+
   private dropOldest(): void {
     this.head = this.slot(1);
     this.size--;
@@ -157,6 +165,11 @@ export class InMemorySeriesData implements SeriesData {
   /** Declares a series with no points yet, so that references to it are null rather than unknown. */
   ensure(series: string): void {
     if (!this.series.has(series)) this.series.set(series, new Ring(this.capacity));
+  }
+
+  /** Drops the series' points at or after `ts` (a window taking back points read ahead of their evaluation); returns how many. */
+  dropFrom(series: string, ts: number): number {
+    return this.series.get(series)?.dropFrom(ts) ?? 0;
   }
 
   delete(series: string): void {

@@ -12,6 +12,11 @@ class Naive {
     else this.points.splice(at, 0, { ts, value });
     if (this.points.length > this.capacity) this.points.shift();
   }
+  dropFrom(ts: number) {
+    const before = this.points.length;
+    this.points = this.points.filter((p) => p.ts < ts);
+    return before - this.points.length;
+  }
   byIndex(i: number) {
     return this.points[this.points.length - 1 - i]?.value ?? null;
   }
@@ -90,6 +95,27 @@ describe("InMemorySeriesData", () => {
             expect(d.timeRange("s", from, null)).toEqual(model.timeRange(from, null));
             expect(d.timeRange("s", null, to)).toEqual(model.timeRange(null, to));
             if (appends.length > 0) expect(d.nearest("s", a)).toBe(model.nearest(a));
+          }
+        },
+      ),
+    );
+  });
+
+  it("drops the points from a time on, and keeps agreeing with the model through later appends", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 200 })), { maxLength: 120 }),
+        (capacity, operations) => {
+          const d = new InMemorySeriesData({ capacity });
+          const model = new Naive(capacity);
+          for (const [drop, ts] of operations) {
+            if (drop) expect(d.dropFrom("s", ts)).toBe(model.dropFrom(ts));
+            else {
+              d.append("s", ts, ts);
+              model.append(ts, ts);
+            }
+            expect(d.timeRange("s", null, null)).toEqual(model.timeRange(null, null));
           }
         },
       ),
