@@ -149,14 +149,16 @@ describe("deploying to real agent processes on loopback", () => {
 
   it("delivers a deployment made while the agent was down when it starts, and reports a failed one with its reason", async () => {
     const { organization, caller, agent, process } = await setUp("late");
-    await ensureAgentChecks(
-      db,
-      organization.id,
-      agent.id,
-      "localhost",
-      [{ name: "dummy", url: "shell://localhost", schedules: ["1S"], items: [dummyCheck] }],
-      "test",
-    );
+    const runDummy = (schedule: string) =>
+      ensureAgentChecks(
+        db,
+        organization.id,
+        agent.id,
+        "localhost",
+        [{ name: "dummy", url: "shell://localhost", schedules: [schedule], items: [dummyCheck] }],
+        "test",
+      );
+    await runDummy("1S");
     await caller.deploy.deploy({ message: "while down" });
     // The agent never connected yet: the page says so, and the version completes when it starts.
     expect((await caller.deploy.progress({ version: 1 })).targets[0]?.state).toEqual({ kind: "never-connected" });
@@ -164,24 +166,10 @@ describe("deploying to real agent processes on loopback", () => {
     await waitFor("applied after start", async () => (await caller.deploy.progress({ version: 1 })).done);
 
     // A bad schedule does not get as far as the agent: the deploy refuses it, saying where.
-    await ensureAgentChecks(
-      db,
-      organization.id,
-      agent.id,
-      "localhost",
-      [{ name: "dummy", url: "shell://localhost", schedules: ["0 0 25 ? * MON"], items: [dummyCheck] }],
-      "test",
-    );
+    await runDummy("0 0 25 ? * MON");
     await expect(caller.deploy.deploy({ message: "broken schedule" })).rejects.toThrow(/hours must be 0–23, not 25 \(at character 5\)/);
     // What only the agent can know (a run-after naming no check of its own) it refuses, with its reason.
-    await ensureAgentChecks(
-      db,
-      organization.id,
-      agent.id,
-      "localhost",
-      [{ name: "dummy", url: "shell://localhost", schedules: ["after:elsewhere-svc"], items: [dummyCheck] }],
-      "test",
-    );
+    await runDummy("after:elsewhere-svc");
     await caller.deploy.deploy({ message: "follows a service the agent does not run" });
     const failed = await waitFor("v2 failed", async () => {
       const target = (await caller.deploy.progress({ version: 2 })).targets[0];
