@@ -33,9 +33,14 @@ describe("deploy and agent access", () => {
     const a = await signedInCaller(db);
     const b = await signedInCaller(db);
     const { agent, token } = await a.caller.agents.create({ name: "edge" });
-    await ensureAgentChecks(db, a.organization.id, agent.id, "h", [
-      { name: "s", url: "shell://h", schedules: ["1M"], items: [{ name: "i", description: "", execStatement: "true" }] },
-    ]);
+    await ensureAgentChecks(
+      db,
+      a.organization.id,
+      agent.id,
+      "h",
+      [{ name: "s", url: "shell://h", schedules: ["1M"], items: [{ name: "i", description: "", execStatement: "true" }] }],
+      "test",
+    );
     await a.caller.deploy.deploy({});
     await expect(b.caller.deploy.progress({ version: 1 })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(b.caller.deploy.rollback({ version: 1 })).rejects.toMatchObject({ code: "NOT_FOUND" });

@@ -55,9 +55,14 @@ async function pointsOf(organizationId: string, key: string): Promise<number> {
 describe("deploying to real agent processes on loopback", () => {
   it("deploys, changes and rolls back; the agent applies each without restarting", async () => {
     const { organization, caller, agent, process } = await setUp("edge");
-    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
-      { name: "net", url: "shell://localhost", schedules: ["1S"], items: [tcpCheck(server.port)] },
-    ]);
+    await ensureAgentChecks(
+      db,
+      organization.id,
+      agent.id,
+      "localhost",
+      [{ name: "net", url: "shell://localhost", schedules: ["1S"], items: [tcpCheck(server.port)] }],
+      "test",
+    );
 
     const preview = await caller.deploy.preview();
     expect(preview.agents).toHaveLength(1);
@@ -81,10 +86,17 @@ describe("deploying to real agent processes on loopback", () => {
     await waitFor("check_tcp results stored", async () => (await pointsOf(organization.id, "localhost-net-tcp")) >= 2);
 
     // Change: one more item, and a second service that runs after the first.
-    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
-      { name: "net", url: "shell://localhost", schedules: ["1S"], items: [tcpCheck(server.port), dummyCheck] },
-      { name: "chained", url: "shell://localhost", schedules: ["after:localhost-net"], items: [{ ...dummyCheck, name: "after" }] },
-    ]);
+    await ensureAgentChecks(
+      db,
+      organization.id,
+      agent.id,
+      "localhost",
+      [
+        { name: "net", url: "shell://localhost", schedules: ["1S"], items: [tcpCheck(server.port), dummyCheck] },
+        { name: "chained", url: "shell://localhost", schedules: ["after:localhost-net"], items: [{ ...dummyCheck, name: "after" }] },
+      ],
+      "test",
+    );
     const changed = await caller.deploy.preview();
     expect(changed.agents[0]?.diff.changes).toMatchObject([
       { id: "localhost-chained", change: "added" },
@@ -137,9 +149,16 @@ describe("deploying to real agent processes on loopback", () => {
 
   it("delivers a deployment made while the agent was down when it starts, and reports a failed one with its reason", async () => {
     const { organization, caller, agent, process } = await setUp("late");
-    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
-      { name: "dummy", url: "shell://localhost", schedules: ["1S"], items: [dummyCheck] },
-    ]);
+    const runDummy = (schedule: string) =>
+      ensureAgentChecks(
+        db,
+        organization.id,
+        agent.id,
+        "localhost",
+        [{ name: "dummy", url: "shell://localhost", schedules: [schedule], items: [dummyCheck] }],
+        "test",
+      );
+    await runDummy("1S");
     await caller.deploy.deploy({ message: "while down" });
     // The agent never connected yet: the page says so, and the version completes when it starts.
     expect((await caller.deploy.progress({ version: 1 })).targets[0]?.state).toEqual({ kind: "never-connected" });
@@ -147,14 +166,10 @@ describe("deploying to real agent processes on loopback", () => {
     await waitFor("applied after start", async () => (await caller.deploy.progress({ version: 1 })).done);
 
     // A bad schedule does not get as far as the agent: the deploy refuses it, saying where.
-    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
-      { name: "dummy", url: "shell://localhost", schedules: ["0 0 25 ? * MON"], items: [dummyCheck] },
-    ]);
+    await runDummy("0 0 25 ? * MON");
     await expect(caller.deploy.deploy({ message: "broken schedule" })).rejects.toThrow(/hours must be 0–23, not 25 \(at character 5\)/);
     // What only the agent can know (a run-after naming no check of its own) it refuses, with its reason.
-    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
-      { name: "dummy", url: "shell://localhost", schedules: ["after:elsewhere-svc"], items: [dummyCheck] },
-    ]);
+    await runDummy("after:elsewhere-svc");
     await caller.deploy.deploy({ message: "follows a service the agent does not run" });
     const failed = await waitFor("v2 failed", async () => {
       const target = (await caller.deploy.progress({ version: 2 })).targets[0];
@@ -178,9 +193,21 @@ describe("deploying to real agent processes on loopback", () => {
 
   it("loses no result while the server is down: the agent spools and resends in order", async () => {
     const { organization, agent, caller, process } = await setUp("spooler");
-    await ensureAgentChecks(db, organization.id, agent.id, "localhost", [
-      { name: "dummy", url: "shell://localhost", schedules: ["1S"], items: [{ ...dummyCheck, execStatement: `${PLUGINS}/check_dummy 0` }] },
-    ]);
+    await ensureAgentChecks(
+      db,
+      organization.id,
+      agent.id,
+      "localhost",
+      [
+        {
+          name: "dummy",
+          url: "shell://localhost",
+          schedules: ["1S"],
+          items: [{ ...dummyCheck, execStatement: `${PLUGINS}/check_dummy 0` }],
+        },
+      ],
+      "test",
+    );
     await caller.deploy.deploy({});
     await process.start();
     await waitFor("first results", async () => (await process.health()).results.sent >= 2);

@@ -17,9 +17,11 @@ beforeAll(async () => {
     db,
     `
     CREATE TABLE IF NOT EXISTS test_audit_refused_actors (user_id uuid PRIMARY KEY);
+    CREATE TABLE IF NOT EXISTS test_audit_refused_actions (user_id uuid, action text, PRIMARY KEY (user_id, action));
     CREATE OR REPLACE FUNCTION refuse_audit_of_actor() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF EXISTS (SELECT 1 FROM test_audit_refused_actors WHERE user_id = NEW.actor_user_id) THEN
+      IF EXISTS (SELECT 1 FROM test_audit_refused_actors WHERE user_id = NEW.actor_user_id)
+         OR EXISTS (SELECT 1 FROM test_audit_refused_actions WHERE user_id = NEW.actor_user_id AND action = NEW.action) THEN
         RAISE EXCEPTION 'audit log unavailable';
       END IF;
       RETURN NEW;
@@ -33,7 +35,7 @@ afterAll(async () => {
     await execute(
       db,
       `DROP TRIGGER IF EXISTS refuse_audit_of_actor ON audit_log; DROP FUNCTION IF EXISTS refuse_audit_of_actor();
-    DROP TABLE IF EXISTS test_audit_refused_actors`,
+    DROP TABLE IF EXISTS test_audit_refused_actors; DROP TABLE IF EXISTS test_audit_refused_actions`,
     );
   await db?.close();
 });
@@ -273,5 +275,48 @@ describe("each change and its audit entry, in one transaction", () => {
     } finally {
       await deleteWebhooksOf(db, [organizationId]);
     }
+  });
+});
+
+describe("a service created or edited with its agent: the change and the assignment in one transaction", () => {
+  const fields = { name: "disk", description: "", schedules: ["5M"], url: "shell://localhost", sendServiceData: true };
+  const edits = [
+    {
+      action: "service.create",
+      change: (caller: Caller, ids: { hostId: string; serviceId: string; agentId: string }) =>
+        caller.config.services.create({ hostId: ids.hostId, fields, agentId: ids.agentId }),
+    },
+    {
+      action: "service.update",
+      change: (caller: Caller, ids: { hostId: string; serviceId: string; agentId: string }) =>
+        caller.config.services.update({ id: ids.serviceId, fields: { ...fields, name: "renamed" }, agentId: ids.agentId }),
+    },
+  ];
+  it.each(edits)("$action: not made when its assignment's entry cannot be written; both entries otherwise", async ({ action, change }) => {
+    const organizationId = await createOrgWithItems(db, [{ name: "load" }]);
+    const { caller, user } = await signedInMember(db, "admin", organizationId);
+    const { agent } = await caller.agents.create({ name: "edge" });
+    const service = await testPrisma(db).service.findFirstOrThrow({ where: { organizationId } });
+    const ids = { hostId: service.hostId, serviceId: service.id, agentId: agent.id };
+    const state = () => rows(`SELECT name, url, agent_id FROM services WHERE organization_id = $1 ORDER BY name`, [organizationId]);
+    const entries = () =>
+      testPrisma(db).auditEntry.findMany({ where: { actorUserId: user.id, action: { in: [action, "service.assign"] } } });
+    const before = await state();
+
+    await execute(db, `INSERT INTO test_audit_refused_actions VALUES ($1, 'service.assign')`, [user.id]);
+    await expect(change(caller, ids)).rejects.toThrow();
+    await execute(db, `DELETE FROM test_audit_refused_actions WHERE user_id = $1`, [user.id]);
+    expect(await state()).toEqual(before);
+    expect(await entries()).toEqual([]);
+
+    await change(caller, ids);
+    expect(await state()).not.toEqual(before);
+    expect(
+      await rows(`SELECT agent_id FROM services WHERE organization_id = $1 AND name = $2`, [
+        organizationId,
+        action === "service.create" ? "disk" : "renamed",
+      ]),
+    ).toEqual([{ agent_id: agent.id }]);
+    expect((await entries()).map((e) => e.action).sort()).toEqual([action, "service.assign"].sort());
   });
 });

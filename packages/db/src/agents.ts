@@ -1,5 +1,7 @@
+import { isDeepStrictEqual } from "node:util";
 import { hashToken, issueToken } from "@tidemark/auth";
 import { seriesKey } from "@tidemark/model";
+import type pg from "pg";
 import { type Audited, recordAuditedSql, systemActor } from "./audit.ts";
 import { type Database, poolOf, prismaOf } from "./database.ts";
 import { inSqlTransaction } from "./sql-transaction.ts";
@@ -158,10 +160,26 @@ export interface AgentCheckSpec {
   items: { name: string; description: string; execStatement: string }[];
 }
 
+/** What of `host`'s services named `names` an agent-check run compares: their settings and items. */
+async function agentChecksOf(client: Pick<pg.PoolClient, "query">, organizationId: string, host: string, names: string[]) {
+  const { rows } = await client.query(
+    `SELECT s.name, s.url, s.schedules, s.agent_id AS "agentId",
+            coalesce(json_agg(json_build_object('name', i.name, 'execStatement', i.exec_statement) ORDER BY i.name)
+                     FILTER (WHERE i.id IS NOT NULL), '[]') AS items
+     FROM hosts h JOIN services s ON s.host_id = h.id LEFT JOIN service_items i ON i.service_id = s.id
+     WHERE h.organization_id = $1 AND h.name = $2 AND s.name = ANY($3::text[])
+     GROUP BY s.id ORDER BY s.name`,
+    [organizationId, host, names],
+  );
+  return rows;
+}
+
 /**
  * Makes `host` exist with these services run by the agent, updating url, schedules and exec
  * statements of ones that already exist (a re-run on another port updates rather than duplicates).
  * The items get no threshold policy: they are measurements to look at, tuned later in the editor.
+ * A run that changes something is audited as the system named `by`, in the same transaction; a
+ * run that changes nothing (every `npm start` after the first on the same port) writes nothing.
  */
 export async function ensureAgentChecks(
   db: Database,
@@ -169,10 +187,11 @@ export async function ensureAgentChecks(
   agentId: string,
   host: string,
   services: AgentCheckSpec[],
+  by: string,
 ): Promise<void> {
-  const client = await poolOf(db).connect();
-  try {
-    await client.query("BEGIN");
+  const names = services.map((s) => s.name);
+  await inSqlTransaction(db, async (client) => {
+    const before = await agentChecksOf(client, organizationId, host, names);
     const { rows: hosts } = await client.query<{ id: string }>(
       `INSERT INTO hosts (organization_id, name, description) VALUES ($1, $2, 'this machine')
        ON CONFLICT (organization_id, name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
@@ -182,23 +201,38 @@ export async function ensureAgentChecks(
     for (const service of services) {
       const { rows } = await client.query<{ id: string }>(
         `INSERT INTO services (organization_id, host_id, name, schedules, url, agent_id) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (host_id, name) DO UPDATE SET schedules = EXCLUDED.schedules, url = EXCLUDED.url, agent_id = EXCLUDED.agent_id, updated_at = now()
+         ON CONFLICT (host_id, name) DO UPDATE SET schedules = EXCLUDED.schedules, url = EXCLUDED.url, agent_id = EXCLUDED.agent_id,
+           updated_at = CASE WHEN (services.schedules, services.url, services.agent_id) IS DISTINCT FROM (EXCLUDED.schedules, EXCLUDED.url, EXCLUDED.agent_id)
+                        THEN now() ELSE services.updated_at END
          RETURNING id`,
         [organizationId, hostId, service.name, service.schedules, service.url, agentId],
       );
       for (const item of service.items) {
         await client.query(
           `INSERT INTO service_items (organization_id, service_id, name, description, exec_statement, series_key) VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (service_id, name) DO UPDATE SET exec_statement = EXCLUDED.exec_statement, updated_at = now()`,
+           ON CONFLICT (service_id, name) DO UPDATE SET exec_statement = EXCLUDED.exec_statement, updated_at = now()
+           WHERE service_items.exec_statement IS DISTINCT FROM EXCLUDED.exec_statement`,
           [organizationId, rows[0]?.id, item.name, item.description, item.execStatement, seriesKey(host, service.name, item.name)],
         );
       }
     }
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK");
-    throw error;
-  } finally {
-    client.release();
-  }
+    const after = await agentChecksOf(client, organizationId, host, names);
+    await recordAuditedSql(
+      client,
+      {
+        actor: systemActor(organizationId, by),
+        describe: () =>
+          isDeepStrictEqual(before, after)
+            ? null
+            : {
+                action: "agent.checks",
+                targetType: "agent",
+                targetId: agentId,
+                before: { host, services: before },
+                after: { host, services: after },
+              },
+      },
+      null,
+    );
+  });
 }

@@ -1,7 +1,7 @@
-import { type AuditActor, recordAuditedSql } from "./audit.ts";
-import { type Database, poolOf } from "./database.ts";
-import { ConfigNotFoundError, likePattern, RUNS_NOWHERE, SERVICE_SEARCH } from "./draft-configuration.ts";
-import { inSqlTransaction } from "./sql-transaction.ts";
+import { type AuditActor, recordAudited } from "./audit.ts";
+import { type Database, poolOf, prismaOf } from "./database.ts";
+import { ConfigNotFoundError, likePattern, RUNS_NOWHERE, SERVICE_SEARCH, type ServiceStep } from "./draft-configuration.ts";
+import type { PrismaTransaction } from "./prisma.ts";
 
 /**
  * Which agent runs which service. Agent-run services (shell, http(s), postgres) get an agent;
@@ -68,30 +68,48 @@ export async function assignServices(
 ): Promise<AssignmentResult> {
   const agent = agentId === null ? null : await activeAgentName(db, actor.organizationId, agentId);
   await checkTargetInOrganisation(db, actor.organizationId, target);
+  return prismaOf(db).$transaction((tx) => assignWithin(tx, actor, agentId, agent, target));
+}
+
+/**
+ * The assignment of one service being created or edited, as a step of that change's own
+ * transaction (see createService / updateService): both land, with their entries, or neither.
+ * The agent is checked before the change starts.
+ */
+export async function assignmentStep(db: Database, actor: AuditActor, agentId: string | null): Promise<ServiceStep> {
+  const agent = agentId === null ? null : await activeAgentName(db, actor.organizationId, agentId);
+  return (tx, serviceId) => assignWithin(tx, actor, agentId, agent, { serviceIds: [serviceId] });
+}
+
+/** The assignment and its audit entry, inside the transaction `tx`. */
+async function assignWithin(
+  tx: PrismaTransaction,
+  actor: AuditActor,
+  agentId: string | null,
+  agent: string | null,
+  target: AssignmentTarget,
+): Promise<AssignmentResult> {
   const filter = targetFilter(target);
-  return inSqlTransaction(db, async (client) => {
-    const { rows } = await client.query<{ assigned: number; calculations: number }>(
-      `WITH targets AS (
+  const rows = await tx.$queryRawUnsafe<AssignmentResult[]>(
+    `WITH targets AS (
        SELECT s.id, s.url LIKE 'bischeck://%' AS calculation FROM services s JOIN hosts h ON h.id = s.host_id
-       WHERE s.organization_id = $1 AND ${filter.sql}
+       WHERE s.organization_id = $1::uuid AND ${filter.sql}
      ), updated AS (
        UPDATE services s SET agent_id = CASE WHEN t.calculation THEN NULL ELSE $2::uuid END, updated_at = now() FROM targets t
        WHERE s.id = t.id AND s.agent_id IS DISTINCT FROM (CASE WHEN t.calculation THEN NULL ELSE $2::uuid END) RETURNING s.id
      )
      SELECT (SELECT count(*)::int FROM targets WHERE NOT calculation) AS assigned, (SELECT count(*)::int FROM targets WHERE calculation) AS calculations`,
-      [actor.organizationId, agentId, filter.param],
-    );
-    const result = rows[0] ?? { assigned: 0, calculations: 0 };
-    await recordAuditedSql(
-      client,
-      {
-        actor,
-        describe: () => ({ action: "service.assign", targetType: "agent", targetId: agentId, after: { agent, target, ...result } }),
-      },
-      result,
-    );
-    return result;
-  });
+    actor.organizationId,
+    agentId,
+    filter.param,
+  );
+  const result = rows[0] ?? { assigned: 0, calculations: 0 };
+  await recordAudited(
+    tx,
+    { actor, describe: () => ({ action: "service.assign", targetType: "agent", targetId: agentId, after: { agent, target, ...result } }) },
+    result,
+  );
+  return result;
 }
 
 export interface AgentService {

@@ -312,24 +312,29 @@ const serviceData = (f: ServiceFields) => ({
   sendServiceData: f.sendServiceData,
 });
 
-export async function createService(db: Database, actor: Actor, hostId: string, fields: ServiceFields) {
+/** More of a service's change, inside its transaction (e.g. giving it to an agent: see assignmentStep). */
+export type ServiceStep = (tx: Tx, serviceId: string) => Promise<unknown>;
+
+export async function createService(db: Database, actor: Actor, hostId: string, fields: ServiceFields, andThen?: ServiceStep) {
   await getHost(db, actor.organizationId, hostId);
   return uniqueName("service", () =>
     prismaOf(db).$transaction(async (tx) => {
       const service = await tx.service.create({ data: { organizationId: actor.organizationId, hostId, ...serviceData(fields) } });
       await audit(tx, actor, "service.create", "service", service.id, null, serviceData(fields));
+      await andThen?.(tx, service.id);
       return service;
     }),
   );
 }
 
-export async function updateService(db: Database, actor: Actor, id: string, fields: ServiceFields) {
+export async function updateService(db: Database, actor: Actor, id: string, fields: ServiceFields, andThen?: ServiceStep) {
   const before = await loadService(db, actor.organizationId, id);
   const service = await uniqueName("service", () =>
     prismaOf(db).$transaction(async (tx) => {
       const updated = await tx.service.update({ where: { id }, data: serviceData(fields) });
       if (before.name !== fields.name) await rekeySeries(tx, actor.organizationId, { serviceId: id });
       await audit(tx, actor, "service.update", "service", id, serviceData(before), serviceData(fields));
+      await andThen?.(tx, id);
       return updated;
     }),
   );

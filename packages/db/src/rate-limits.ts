@@ -1,4 +1,5 @@
 import { type Database, poolOf } from "./database.ts";
+import { inSqlTransaction } from "./sql-transaction.ts";
 
 /**
  * Token buckets kept in PostgreSQL, so that every web instance counts the same attempts. A bucket
@@ -36,6 +37,42 @@ export async function rateLimitBucket(db: Database, key: string, rule: BucketRul
   const before = rows[0]?.before ?? rule.limit;
   if (before >= 1 - 1e-9) return { allowed: true };
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - before) / refillPerMs / 1000)) };
+}
+
+/**
+ * Takes up to `want` whole tokens from the bucket at once (an instance's share, spent in process,
+ * as ingest does): `granted` is how many; when none, `retryAfterSeconds` says when one will be.
+ * The row is locked for the read and the write, so concurrent takers never share a token.
+ */
+export async function takeFromBucket(
+  db: Database,
+  key: string,
+  rule: BucketRule,
+  want: number,
+  now = new Date(),
+): Promise<{ granted: number; retryAfterSeconds: number }> {
+  const refillPerMs = rule.limit / rule.windowMs;
+  return inSqlTransaction(db, async (client) => {
+    await client.query(`INSERT INTO rate_limit_buckets (key, tokens, updated_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING`, [
+      key,
+      rule.limit,
+      now,
+    ]);
+    const { rows } = await client.query<{ tokens: number; updated_at: Date }>(
+      `SELECT tokens, updated_at FROM rate_limit_buckets WHERE key = $1 FOR UPDATE`,
+      [key],
+    );
+    const row = rows[0] ?? { tokens: rule.limit, updated_at: now };
+    const available = Math.min(rule.limit, row.tokens + Math.max(0, now.getTime() - row.updated_at.getTime()) * refillPerMs);
+    // The epsilon absorbs floating-point drift from many fractional refills.
+    const granted = Math.min(want, Math.floor(available + 1e-9));
+    await client.query(`UPDATE rate_limit_buckets SET tokens = $2, updated_at = $3 WHERE key = $1`, [
+      key,
+      Math.max(0, available - granted),
+      now,
+    ]);
+    return { granted, retryAfterSeconds: granted > 0 ? 0 : Math.max(1, Math.ceil((1 - available) / refillPerMs / 1000)) };
+  });
 }
 
 export async function resetRateLimitBucket(db: Database, key: string): Promise<void> {

@@ -1,17 +1,11 @@
-import { RateLimiter } from "@tidemark/auth";
 import type { Database } from "@tidemark/db/client";
 import { authenticateAgent, bearerToken } from "@tidemark/db/fleet";
 import { ingestBatch } from "@tidemark/db/metrics";
 import { futurePointIssues, ingestBatchSchema, MAX_INGEST_BYTES } from "@tidemark/protocol";
+import { spendIngestAllowance } from "./ingest-limit.ts";
 import { readJsonBody } from "./json-body.ts";
 import { errorResponse, zodIssues } from "./json-errors.ts";
 import type { PointsStored } from "./points-stored.ts";
-
-/**
- * Per agent token: a burst of 1200 batches, then 20 a second. An agent ships a batch every few
- * seconds, so only a runaway or stolen token reaches it; TIDEMARK_INGEST_BATCHES_PER_MINUTE tunes it.
- */
-const ingestBatches = new RateLimiter({ limit: Number(process.env.TIDEMARK_INGEST_BATCHES_PER_MINUTE) || 1200, windowMs: 60_000 });
 
 /**
  * `POST /api/ingest`: agents ship check results here in batches (see @tidemark/protocol's ingest
@@ -24,7 +18,7 @@ export async function ingestResponse(
 ): Promise<Response> {
   const agent = await authenticateAgent(db, bearerToken(request.headers.get("authorization")));
   if (!agent) return errorResponse(401, "missing, unknown or revoked agent token (Authorization: Bearer tm_agent_…)");
-  const allowance = ingestBatches.hit(agent.agentId, now);
+  const allowance = await spendIngestAllowance(db, `agent:${agent.agentId}`);
   if (!allowance.allowed) {
     const response = errorResponse(429, `this agent sends too many batches: retry in ${allowance.retryAfterSeconds} s`);
     response.headers.set("Retry-After", String(allowance.retryAfterSeconds));

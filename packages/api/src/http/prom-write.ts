@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
-import { hashToken, RateLimiter } from "@tidemark/auth";
+import { hashToken } from "@tidemark/auth";
 import type { Database } from "@tidemark/db/client";
 import { authenticateAgent, bearerToken } from "@tidemark/db/fleet";
 import { storeRemoteWrite } from "@tidemark/db/metrics";
 import { type AuditActor, agentActor, authenticateApiToken } from "@tidemark/db/organizations";
 import { decodeWriteRequest, RemoteWriteError, remoteWriteResults, type SeriesMapping, seriesMappingSchema } from "@tidemark/prometheus";
 import { futurePointIssues, MAX_INGEST_BYTES, MAX_INGEST_RESULTS } from "@tidemark/protocol";
+import { spendIngestAllowance } from "./ingest-limit.ts";
 import { errorResponse, zodIssues } from "./json-errors.ts";
 import type { PointsStored } from "./points-stored.ts";
 import { readBytesWithLimit } from "./read-body.ts";
@@ -22,9 +23,6 @@ const UNAUTHORIZED = "missing, unknown or revoked token: send an agent token (tm
 
 /** A decompressed request at most this large: Prometheus sends 2000 samples (≈ 200 kB) by default. */
 const MAX_DECODED_BYTES = 8 * MAX_INGEST_BYTES;
-
-/** Per token, as for the agents' batches: Prometheus sends a request per shard every few seconds. */
-const requests = new RateLimiter({ limit: Number(process.env.TIDEMARK_INGEST_BATCHES_PER_MINUTE) || 1200, windowMs: 60_000 });
 
 interface Writer {
   organizationId: string;
@@ -76,7 +74,8 @@ export async function promWriteResponse(
 ): Promise<Response> {
   const writer = await authenticate(db, bearerToken(request.headers.get("authorization")));
   if (!writer) return errorResponse(401, UNAUTHORIZED);
-  const allowance = requests.hit(writer.id, now);
+  // Per token, as for the agents' batches: Prometheus sends a request per shard every few seconds.
+  const allowance = await spendIngestAllowance(db, `prom:${writer.id}`);
   if (!allowance.allowed) {
     const response = errorResponse(429, `this token sends too many requests: retry in ${allowance.retryAfterSeconds} s`);
     response.headers.set("Retry-After", String(allowance.retryAfterSeconds));

@@ -21,7 +21,7 @@ import {
   updateItem,
   updateService,
 } from "@tidemark/db/configuration";
-import { assignServices } from "@tidemark/db/fleet";
+import { assignmentStep, assignServices } from "@tidemark/db/fleet";
 import { unknownSeriesKeys } from "@tidemark/db/metrics";
 import { hostSchema, nameSchema, serviceItemSchema, serviceSchema } from "@tidemark/model";
 import { z } from "zod";
@@ -88,14 +88,12 @@ const servicesRouter = createTRPCRouter({
   create: editorProcedure
     .input(z.object({ hostId: id, fields: serviceFieldsSchema, agentId: agentChoice }))
     .mutation(async ({ ctx, input }) => {
-      const service = await createService(ctx.db, actorOf(ctx.org), input.hostId, input.fields);
-      if (input.agentId) await assignServices(ctx.db, actorOf(ctx.org), input.agentId, { serviceIds: [service.id] });
-      return service;
+      const assign = input.agentId ? await assignmentStep(ctx.db, actorOf(ctx.org), input.agentId) : undefined;
+      return createService(ctx.db, actorOf(ctx.org), input.hostId, input.fields, assign);
     }),
   update: editorProcedure.input(z.object({ id, fields: serviceFieldsSchema, agentId: agentChoice })).mutation(async ({ ctx, input }) => {
-    const service = await updateService(ctx.db, actorOf(ctx.org), input.id, input.fields);
-    if (input.agentId !== undefined) await assignServices(ctx.db, actorOf(ctx.org), input.agentId, { serviceIds: [input.id] });
-    return service;
+    const assign = input.agentId === undefined ? undefined : await assignmentStep(ctx.db, actorOf(ctx.org), input.agentId);
+    return updateService(ctx.db, actorOf(ctx.org), input.id, input.fields, assign);
   }),
   /** Gives services to an agent (null: to none) in bulk: chosen rows, every row matching a search, or every service of a host. */
   assign: editorProcedure

@@ -2,8 +2,9 @@ import path from "node:path";
 import { hashPassword } from "@tidemark/auth";
 import type { Configuration, Host, ServiceItem } from "@tidemark/model";
 import type { HourEntry, ThresholdPolicy } from "@tidemark/thresholds/policy";
+import { recordAudit, systemActor } from "../audit.ts";
 import { type Database, prismaOf } from "../database.ts";
-import { deployDraft } from "../deploy.ts";
+import { deployDraft, deploymentChange } from "../deploy.ts";
 import { mergeConfiguration } from "../draft-configuration.ts";
 import { queueStoredPoints } from "../evaluation.ts";
 import { ensureSeries, insertPoints, refreshAggregates } from "../metrics.ts";
@@ -298,23 +299,45 @@ export interface DemoSeedOptions {
   days?: number;
   now?: number;
   log?: (message: string) => void;
+  /** The organisation to seed (the demo's own unless told). */
+  organization?: { slug: string; name: string };
 }
+
+/** The system actor the audit log names for what the seed does. */
+export const SEEDED_BY = "the demo seed";
 
 /** Seeds the demo organisation once; returns false when it already exists. */
 export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boolean> {
-  const existing = await prismaOf(db).organization.findUnique({ where: { slug: DEMO_ORG.slug } });
+  const org = opts.organization ?? DEMO_ORG;
+  const existing = await prismaOf(db).organization.findUnique({ where: { slug: org.slug } });
   if (existing) return false;
   const log = opts.log ?? (() => {});
   const now = Math.floor((opts.now ?? Date.now()) / MINUTE) * MINUTE;
   const days = opts.days ?? 14;
 
-  const organization = await prismaOf(db).organization.create({ data: DEMO_ORG });
-  const user = await prismaOf(db).user.upsert({
-    where: { email: DEMO_USER.email },
-    update: {},
-    create: { email: DEMO_USER.email, name: DEMO_USER.name, passwordHash: await hashPassword(DEMO_USER.password) },
+  const passwordHash = await hashPassword(DEMO_USER.password);
+  // The organisation, its operator and its first audit entry: the system's doing, in one transaction.
+  const { organization, user } = await prismaOf(db).$transaction(async (tx) => {
+    const organization = await tx.organization.create({ data: org });
+    const user = await tx.user.upsert({
+      where: { email: DEMO_USER.email },
+      update: {},
+      create: { email: DEMO_USER.email, name: DEMO_USER.name, passwordHash },
+    });
+    await tx.membership.create({ data: { userId: user.id, organizationId: organization.id, role: "admin" } });
+    await recordAudit(tx, {
+      organizationId: organization.id,
+      actorUserId: null,
+      actorKind: "system",
+      actorName: SEEDED_BY,
+      action: "organization.create",
+      targetType: "organization",
+      targetId: organization.id,
+      after: { name: organization.name, slug: organization.slug, admin: user.email },
+    });
+    return { organization, user };
   });
-  await prismaOf(db).membership.create({ data: { userId: user.id, organizationId: organization.id, role: "admin" } });
+  const system = systemActor(organization.id, SEEDED_BY);
 
   const { configuration, items } = demoFleet(now);
   const nabHosts = new Map<string, Host>();
@@ -331,10 +354,15 @@ export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boo
     nabHosts.set(s.host, host);
   }
   if (opts.nabDir) configuration.hosts.push(...nabHosts.values());
-  const summary = await mergeConfiguration(db, { organizationId: organization.id, userId: user.id }, configuration);
+  const summary = await mergeConfiguration(db, system, configuration);
   log(`demo configuration: ${summary.hosts} hosts, ${summary.services} services, ${summary.items} items`);
   // The demo's thresholds are what runs: version 1, which the worker evaluates.
-  await deployDraft(db, { organizationId: organization.id, createdBy: user.id, message: "the demo configuration" });
+  const message = "the demo configuration";
+  await deployDraft(
+    db,
+    { organizationId: organization.id, createdBy: user.id, message },
+    { actor: system, describe: deploymentChange({ message, rollbackOf: null }) },
+  );
 
   const seriesIds = await ensureSeries(db, organization.id, [...items.keys()]);
   let total = 0;
