@@ -7,5 +7,4 @@ export {
 } from "./client-address.ts";
 export { hashPassword, verifyPassword } from "./password.ts";
 export { MIN_PASSWORD_LENGTH, passwordWeakness } from "./password-strength.ts";
-export { type RateLimitDecision, RateLimiter, type RateLimitRule } from "./rate-limit.ts";
 export { hashToken, type IssuedToken, issueToken } from "./tokens.ts";
