@@ -44,3 +44,27 @@ it("lists items with their last value, its time, exit code and output, and a ser
   // Nothing here evaluates: leave no queued work for the worker tests sharing this database.
   await execute(db, `DELETE FROM evaluation_queue WHERE organization_id = $1`, [org]);
 });
+
+it("lists the last value of an item silent for days as well as of one that reported a minute ago", async () => {
+  const org = await createOrgWithItems(db, [{ name: "load" }, { name: "disk" }]);
+  const user = await testPrisma(db).user.create({ data: { email: `u-${crypto.randomUUID()}@t.dev`, name: "u", passwordHash: "x" } });
+  await testPrisma(db).membership.create({ data: { userId: user.id, organizationId: org, role: "viewer" } });
+  const tokenHash = `test-${crypto.randomUUID()}`;
+  await testPrisma(db).session.create({
+    data: { tokenHash, userId: user.id, activeOrganizationId: org, expiresAt: new Date(Date.now() + 600_000) },
+  });
+  const caller = createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true });
+  const now = Date.now();
+  const threeDaysAgo = now - 3 * 24 * 3600_000;
+  const results = [
+    { key: "h-s-disk", ts: threeDaysAgo - 60_000, value: 70 },
+    { key: "h-s-disk", ts: threeDaysAgo, value: 71, status: 0, output: "DISK OK" },
+    { key: "h-s-load", ts: now - 60_000, value: 0.5 },
+  ];
+  await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results } });
+  const { rows } = await caller.dashboard.items({});
+  const byKey = new Map(rows.map((r) => [r.seriesKey, r]));
+  expect(byKey.get("h-s-disk")).toMatchObject({ lastValue: 71, lastTs: new Date(threeDaysAgo), lastStatus: 0, lastOutput: "DISK OK" });
+  expect(byKey.get("h-s-load")).toMatchObject({ lastValue: 0.5, lastTs: new Date(now - 60_000) });
+  await execute(db, `DELETE FROM evaluation_queue WHERE organization_id = $1`, [org]);
+});

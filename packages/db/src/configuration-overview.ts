@@ -46,6 +46,42 @@ export interface ItemListRow {
   lastOutput: string | null;
 }
 
+/**
+ * How far back the list first looks for an item's last point. A constant bound (a parameter of
+ * an unnamed statement, which PostgreSQL plans with its value) lets TimescaleDB leave every older
+ * chunk out of the plan: without it the planner considers every chunk of metric_points on every
+ * call (30–60 ms of planning over ~200 chunks on the embedded server, for 4–13 ms of execution).
+ * Series silent for longer are looked up on their own (fillOlderLastPoints).
+ */
+const RECENT_POINT_MS = 24 * 60 * 60_000;
+
+interface LastPointColumns {
+  series_id: number | null;
+  ts: Date | null;
+  value: number | null;
+  status: number | null;
+  output: string | null;
+}
+
+/** The last point of each listed series that has none within RECENT_POINT_MS, in place. */
+async function fillOlderLastPoints(db: Database, rows: LastPointColumns[]): Promise<void> {
+  const silent = rows.filter((r) => r.series_id !== null && r.ts === null).map((r) => r.series_id as number);
+  if (silent.length === 0) return;
+  const { rows: older } = await poolOf(db).query<LastPointColumns & { series_id: number }>(
+    `SELECT s.id AS series_id, last.ts, last.value, last.status, last.output
+     FROM unnest($1::bigint[]) AS s(id)
+     CROSS JOIN LATERAL (
+       SELECT p.ts, p.value, p.status, p.output FROM metric_points p WHERE p.series_id = s.id ORDER BY p.ts DESC LIMIT 1
+     ) last`,
+    [silent],
+  );
+  const bySeries = new Map(older.map((r) => [Number(r.series_id), r]));
+  for (const row of rows) {
+    const found = row.series_id !== null && row.ts === null ? bySeries.get(Number(row.series_id)) : undefined;
+    if (found) Object.assign(row, { ts: found.ts, value: found.value, status: found.status, output: found.output });
+  }
+}
+
 /** Keyset-paginated item list (stays fast with 10 000s of items), filtered by a search text. */
 export async function listItemsWithLastValues(
   db: Database,
@@ -77,15 +113,17 @@ export async function listItemsWithLastValues(
      LEFT JOIN series se ON se.organization_id = i.organization_id AND se.key = i.series_key
      LEFT JOIN item_states st ON st.series_id = se.id
      LEFT JOIN LATERAL (
-       SELECT p.ts, p.value, p.status, p.output FROM metric_points p WHERE p.series_id = se.id ORDER BY p.ts DESC LIMIT 1
+       SELECT p.ts, p.value, p.status, p.output FROM metric_points p
+       WHERE p.series_id = se.id AND p.ts >= $5::timestamptz ORDER BY p.ts DESC LIMIT 1
      ) last ON true
      WHERE i.organization_id = $1
        AND ($2::text IS NULL OR i.series_key ILIKE $2)
        AND ($3::text IS NULL OR i.series_key > $3)
      ORDER BY i.series_key
      LIMIT $4`,
-    [organizationId, pattern, opts.after ?? null, opts.limit + 1],
+    [organizationId, pattern, opts.after ?? null, opts.limit + 1, new Date(Date.now() - RECENT_POINT_MS)],
   );
+  await fillOlderLastPoints(db, rows);
   const page = rows.slice(0, opts.limit).map((r) => ({
     id: r.id,
     host: r.host,
