@@ -22,7 +22,10 @@ RUN cd apps/web && ../../node_modules/.bin/next build && chown -R node:node .nex
 USER node
 WORKDIR /app/apps/web
 EXPOSE 3000
-CMD ["../../node_modules/.bin/next", "start", "-p", "3000"]
+# The web server `npm start` runs (scripts/lib/web-server.ts): Next.js for pages, the API straight
+# from Node's HTTP server.
+ENV PORT=3000 NODE_ENV=production
+CMD ["../../node_modules/.bin/tsx", "src/main.ts"]
 
 # ── the worker: the same one-file bundle `npm start` runs with plain node (scripts/lib/bundle.ts),
 #    built once here

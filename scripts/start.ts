@@ -19,6 +19,7 @@ import { bin, DATA_DIR, REPO_ROOT, sharedDir } from "./lib/paths.ts";
 import { isPortFree } from "./lib/ports.ts";
 import { ProcessGroup, waitForHttp } from "./lib/processes.ts";
 import { ensureSystemPackages, START_PACKAGES } from "./lib/system-packages.ts";
+import { webServerCommand } from "./lib/web-server.ts";
 
 const started = Date.now();
 const port = Number(process.env.PORT ?? 3000);
@@ -74,7 +75,9 @@ async function main() {
     if (!shuttingDown) process.stderr.write(`[tidemark] ${name} exited (code ${code}); restarting it in ${restartInMs / 1000} s\n`);
   });
   const env = { ...process.env, DATABASE_URL: prepared.url, NEXT_TELEMETRY_DISABLED: "1" };
-  group.start("web", bin("next"), ["start", "-p", String(port)], { cwd: path.join(REPO_ROOT, "apps", "web"), env });
+  // Next.js for pages, the API straight from Node's HTTP server (apps/web/src/main.ts).
+  const web = webServerCommand(port, env);
+  group.start("web", web.command, web.args, web);
   group.start("worker", process.execPath, [...WORKER_NODE_OPTIONS, await workerBundle], {
     cwd: path.join(REPO_ROOT, "apps", "worker"),
     env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}` },

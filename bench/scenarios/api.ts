@@ -174,7 +174,7 @@ export const scenario: BenchScenario = {
         applicationName: "tidemark-bench-raw",
       });
       const rawDb = raw;
-      const webPid = findDescendant(tidemark.process.pid!, (cmd) => /next(-server|\S*\s+start)/.test(cmd));
+      const webPid = findDescendant(tidemark.process.pid!, (cmd) => /apps\/web\/src\/main\.ts/.test(cmd));
       if (webPid === null) throw new Error("found no web server among npm start's processes");
       log(`api: the web server is process ${webPid}`);
       const cookies: string[] = [];

@@ -1,14 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import path from "node:path";
 import type { Database } from "@tidemark/db/client";
 import { ensureSeries } from "@tidemark/db/metrics";
 import { queryRows, testPrisma, writePointsRaw } from "@tidemark/db/testing";
 import type { Configuration } from "@tidemark/model";
 import { ensureWebBuild } from "../../scripts/lib/build.ts";
-import { bin, REPO_ROOT } from "../../scripts/lib/paths.ts";
 import { freePort } from "../../scripts/lib/ports.ts";
 import { waitForHttp } from "../../scripts/lib/processes.ts";
+import { webServerCommand } from "../../scripts/lib/web-server.ts";
 import { benchOrganization, importBench } from "../lib/fixtures.ts";
 import { postgresServerCpuMs } from "../lib/server-cpu.ts";
 import type { BenchScenario } from "../scenario.ts";
@@ -91,11 +90,8 @@ export const scenario: BenchScenario = {
 
     await ensureWebBuild(log);
     const port = await freePort();
-    const web: ChildProcess = spawn(bin("next"), ["start", "-p", String(port)], {
-      cwd: path.join(REPO_ROOT, "apps", "web"),
-      env: { ...process.env, DATABASE_URL: db.url, NEXT_TELEMETRY_DISABLED: "1" },
-      stdio: "ignore",
-    });
+    const command = webServerCommand(port, { ...process.env, DATABASE_URL: db.url });
+    const web: ChildProcess = spawn(command.command, command.args, { cwd: command.cwd, env: command.env, stdio: "ignore" });
     try {
       await waitForHttp(`http://127.0.0.1:${port}/api/health`, 60_000);
       const t0 = Date.UTC(2026, 0, 1);

@@ -1,13 +1,12 @@
-import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { hashPassword, issueToken } from "@tidemark/auth";
 import { createSession, createUser } from "@tidemark/db/organizations";
 import { ALERT_LIST_RENDERED_MARK, TIMELINE_DRAWN_MARK } from "../../apps/web/src/components/alerts/render-marks.ts";
 import { ensureWebBuild } from "../../scripts/lib/build.ts";
 import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from "../../scripts/lib/chromium.ts";
-import { bin, REPO_ROOT } from "../../scripts/lib/paths.ts";
 import { freePort } from "../../scripts/lib/ports.ts";
 import { ProcessGroup, waitForHttp } from "../../scripts/lib/processes.ts";
+import { webServerCommand } from "../../scripts/lib/web-server.ts";
 import { seedAlertHistory } from "../lib/alert-history.ts";
 import { postgresServerCpuMs, processTreeCpuMs } from "../lib/server-cpu.ts";
 import { summarize } from "../lib/stats.ts";
@@ -176,10 +175,8 @@ export const scenario: BenchScenario = {
     await ensureWebBuild(log);
     const port = await freePort();
     const web = new ProcessGroup((name, code) => log(`${name} exited unexpectedly (code ${code})`));
-    const webChild = web.start("web", bin("next"), ["start", "-p", String(port)], {
-      cwd: path.join(REPO_ROOT, "apps", "web"),
-      env: { ...process.env, DATABASE_URL: db.url, NEXT_TELEMETRY_DISABLED: "1" },
-    });
+    const command = webServerCommand(port, { ...process.env, DATABASE_URL: db.url });
+    const webChild = web.start("web", command.command, command.args, command);
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: CHROMIUM_ARGS,

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { AGENT_NODE_OPTIONS } from "../../apps/agent/src/node-options.ts";
 import { WORKER_NODE_OPTIONS } from "../../apps/worker/src/node-options.ts";
 import { REPO_ROOT } from "../lib/paths.ts";
+import { webServerCommand } from "../lib/web-server.ts";
 
 /**
  * docker-compose.yml and the Dockerfile, checked as far as a machine without a Docker engine
@@ -145,7 +146,12 @@ describe("Dockerfile", () => {
     const agent = stages.get("agent")!;
     expect(agent.cmd?.slice(1, -1)).toEqual(AGENT_NODE_OPTIONS);
     expect(existsSync(path.join(REPO_ROOT, agent.workdir!.replace(/^\/app\//, ""), "src", "main.ts"))).toBe(true);
-    expect(stages.get("web")!.cmd?.slice(1)).toEqual(["start", "-p", "3000"]);
+    // The web server: the file scripts/lib/web-server.ts has every launcher run, from the web app's folder.
+    const web = stages.get("web")!;
+    const launched = webServerCommand(3000, {});
+    expect(path.basename(web.cmd![0]!)).toBe(path.basename(launched.command));
+    expect(path.join(REPO_ROOT, web.workdir!.replace(/^\/app\//, ""), web.cmd![1]!)).toBe(launched.args[0]);
+    expect(path.join(REPO_ROOT, web.workdir!.replace(/^\/app\//, ""))).toBe(launched.cwd);
     expect(stages.get("migrate")!.cmd?.at(-1)).toBe("scripts/migrate.ts");
   });
 

@@ -89,11 +89,11 @@ export function roleAtLeast(role: Role, required: Role): boolean {
 }
 
 function orgProcedure(required: Role) {
-  return authedProcedure.use(({ ctx, next }) => {
+  return authedProcedure.use(async ({ ctx, next, type }) => {
     if (!roleAtLeast(ctx.session.role, required)) {
       throw new TRPCError({ code: "FORBIDDEN", message: `this needs the ${required} role; you are ${ctx.session.role}` });
     }
-    return next({
+    const result = await next({
       ctx: {
         ...ctx,
         org: {
@@ -111,6 +111,9 @@ function orgProcedure(required: Role) {
         },
       },
     });
+    // Whatever a mutation changed (even one that failed half-way), the next read sees it.
+    if (type === "mutation") ctx.sharedReads?.forget(ctx.session.organizationId);
+    return result;
   });
 }
 

@@ -7,6 +7,7 @@ import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { MAX_TRPC_BATCH } from "../trpc/batch.ts";
 import { UNAVAILABLE_RETRY_AFTER_S } from "./database.ts";
+import { processSharedReads } from "./process-shared-reads.ts";
 import { isSameOrigin, readCookie, SESSION_COOKIE, sessionFromCookie } from "./session.ts";
 
 /**
@@ -34,7 +35,7 @@ export function trpcResponse(db: Database, request: Request): Promise<Response> 
     maxBatchSize: MAX_TRPC_BATCH,
     createContext: async () => {
       try {
-        return { db, ...(await requestSession(db, request)) };
+        return { db, sharedReads: processSharedReads(), ...(await requestSession(db, request)) };
       } catch (error) {
         if (!isDatabaseUnavailable(error)) throw error;
         throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: "the database is unavailable: retry in a few seconds", cause: error });

@@ -4,6 +4,7 @@ import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import { cache, type ReactNode } from "react";
 import { currentSession } from "~/server/current-session";
 import { getDatabase } from "~/server/database";
+import { processSharedReads } from "~/server/process-shared-reads";
 import { makeQueryClient } from "./query-client";
 
 /** The request's query client: what server components prefetch into and hand to the browser. */
@@ -15,7 +16,7 @@ export const getQueryClient = cache(makeQueryClient);
  */
 export const serverTRPC = createTRPCOptionsProxy({
   router: appRouter,
-  ctx: async () => ({ db: await getDatabase(), session: await currentSession(), sameOrigin: true }),
+  ctx: async () => ({ db: await getDatabase(), session: await currentSession(), sameOrigin: true, sharedReads: processSharedReads() }),
   queryClient: getQueryClient,
 });
 

@@ -2,14 +2,18 @@ import { configurationOverview, listItemsWithLastValues } from "@tidemark/db/con
 import { BOARD_STATES, countBoardStates, findSeries, listBoard, readSeriesWindow } from "@tidemark/db/metrics";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { sharedRead } from "../shared-reads.ts";
 import { createTRPCRouter, viewerProcedure } from "../trpc.ts";
 
 export const dashboardRouter = createTRPCRouter({
-  overview: viewerProcedure.query(async ({ ctx }) => {
-    const [overview, board] = await Promise.all([configurationOverview(ctx.db, ctx.org.id), countBoardStates(ctx.db, ctx.org.id)]);
-    // The kind of database is read once per process, when it connects: no query per call.
-    return { ...overview, database: ctx.db.info, board };
-  }),
+  // The dashboard's polled reads are shared by an organisation's callers for a second (shared-reads.ts).
+  overview: viewerProcedure.query(({ ctx }) =>
+    sharedRead(ctx, "dashboard.overview", null, async () => {
+      const [overview, board] = await Promise.all([configurationOverview(ctx.db, ctx.org.id), countBoardStates(ctx.db, ctx.org.id)]);
+      // The kind of database is read once per process, when it connects: no query per call.
+      return { ...overview, database: ctx.db.info, board };
+    }),
+  ),
   /** The overview's table: problems first (or by key), filtered by state, with last value, its time and a 24 h sparkline. */
   board: viewerProcedure
     .input(
@@ -21,7 +25,9 @@ export const dashboardRouter = createTRPCRouter({
         limit: z.number().int().min(1).max(100).default(25),
       }),
     )
-    .query(({ ctx, input }) => listBoard(ctx.db, ctx.org.id, { ...input, now: new Date() })),
+    .query(({ ctx, input }) =>
+      sharedRead(ctx, "dashboard.board", input, () => listBoard(ctx.db, ctx.org.id, { ...input, now: new Date() })),
+    ),
   items: viewerProcedure
     .input(
       z.object({
@@ -30,7 +36,7 @@ export const dashboardRouter = createTRPCRouter({
         limit: z.number().int().min(1).max(200).default(50),
       }),
     )
-    .query(({ ctx, input }) => listItemsWithLastValues(ctx.db, ctx.org.id, input)),
+    .query(({ ctx, input }) => sharedRead(ctx, "dashboard.items", input, () => listItemsWithLastValues(ctx.db, ctx.org.id, input))),
   series: viewerProcedure
     .input(
       z

@@ -1,15 +1,6 @@
-import { withDatabase } from "~/server/database";
-import { instrumented } from "~/server/observability";
-import { trpcResponse } from "~/server/trpc-response";
+import { trpcRoute } from "~/server/trpc-route";
 
 export const dynamic = "force-dynamic";
 
-/** The dashboard's API; see trpc-response.ts. */
-async function handler(request: Request) {
-  return withDatabase((db) => trpcResponse(db, request));
-}
-
-/** One route for every procedure: the procedure is in the path. */
-const measured = instrumented("/api/trpc", handler);
-
-export { measured as GET, measured as POST };
+/** The dashboard's API (server/trpc-route.ts); one route for every procedure: the procedure is in the path. */
+export { trpcRoute as GET, trpcRoute as POST };
