@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { coveredWeeks } from "../src/samples.ts";
 import { DAY, HOUR, MINUTE, MONDAY } from "./helpers.ts";
@@ -34,5 +35,28 @@ describe("coveredWeeks: the calendar weeks a history covers", () => {
     { name: "nothing", obs: () => [], weeks: 0 },
   ])("$name", ({ obs, weeks }) => {
     expect(coveredWeeks(obs())).toBeCloseTo(weeks, 3);
+  });
+
+  it("is the span (plus the last bucket) less every silence beyond its first day", () => {
+    const gaps = (max: number) => fc.array(fc.integer({ min: 0, max }), { minLength: 1, maxLength: 300 });
+    const from = (steps: number[]) => {
+      const obs = [{ ts: MONDAY }];
+      for (const g of steps) obs.push({ ts: (obs.at(-1)?.ts ?? MONDAY) + g });
+      return obs;
+    };
+    fc.assert(
+      fc.property(gaps(DAY), (steps) => {
+        const obs = from(steps);
+        expect(coveredWeeks(obs)).toBeCloseTo(((obs.at(-1)?.ts ?? 0) - MONDAY + LAST) / WEEK, 9);
+      }),
+    );
+    fc.assert(
+      fc.property(gaps(10 * DAY), (steps) => {
+        const obs = from(steps);
+        const span = ((obs.at(-1)?.ts ?? 0) - MONDAY + LAST) / WEEK;
+        const outages = steps.filter((g) => g > DAY).reduce((a, g) => a + (g - DAY) / WEEK, 0);
+        expect(coveredWeeks(obs)).toBeCloseTo(span - outages, 9);
+      }),
+    );
   });
 });
