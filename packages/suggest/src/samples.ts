@@ -5,19 +5,26 @@ import type { Seasonality, Slot } from "./seasonality.ts";
 
 /** The history as the fit reads it: one value per 5-minute bucket, with its local slot. */
 
-const HOUR = 3_600_000;
-const WEEK = 7 * 86_400_000;
+const DAY = 86_400_000;
+const WEEK = 7 * DAY;
+/**
+ * The longest silence that is still history. Shorter ones are how the metric reports (hourly
+ * results, sensors quiet at night or reporting in bursts) and the weeks ahead will have them too:
+ * a budget of alerts a week means calendar weeks. A silence of a day or more is an outage and
+ * counts as one day.
+ */
+const MAX_GAP = DAY;
 
 export interface Observation extends Sample {
   readonly ts: number;
 }
 
-/** Weeks of history the observations cover: gaps longer than an hour are not history. */
+/** Weeks of history the observations cover: silences longer than a day are not history beyond their first day. */
 export function coveredWeeks(obs: readonly { ts: number }[], bucketMs = 300_000): number {
   let ms = 0;
   for (let i = 0; i < obs.length; i++) {
     const next = obs[i + 1];
-    ms += next === undefined ? bucketMs : Math.min(HOUR, Math.max(0, next.ts - (obs[i] as { ts: number }).ts));
+    ms += next === undefined ? bucketMs : Math.min(MAX_GAP, Math.max(0, next.ts - (obs[i] as { ts: number }).ts));
   }
   return ms / WEEK;
 }

@@ -100,6 +100,14 @@ describe("robust lines", () => {
     expect(s.expected.basis).toBe("later-part");
   });
 
+  it("reads a sensor quiet at night in calendar weeks: its nights are how it reports, not missing history", () => {
+    const r = random(11);
+    const s = fitSuggestion(input(fiveMinute(21, (ts) => (hourOf(ts) >= 8 && hourOf(ts) < 18 ? 40 + r() * 20 : null))));
+    // Three weeks but the last night: not the 1.25 weeks of its daytime hours.
+    expect(s.history.weeks).toBeCloseTo(3 - 14 / (7 * 24), 2);
+    expect(s.history.fitWeeks + s.history.checkWeeks).toBeGreaterThan(2.5);
+  });
+
   it("keeps a percentage's lines inside 0–100: warning and critical below 100 even for a busy CPU", () => {
     const r = random(3);
     const buckets = fiveMinute(14, () => Math.min(100, 85 + r() * 14));
