@@ -220,6 +220,30 @@ function totals(results: readonly SeriesResult[]) {
   );
 }
 
+/** P(X ≤ k) for X ~ Poisson(mean), summed in log space (k is at most a few hundred here). */
+function poissonAtMost(k: number, mean: number): number {
+  if (mean <= 0) return 1;
+  let term = -mean;
+  let total = Math.exp(term);
+  for (let i = 1; i <= k; i++) {
+    term += Math.log(mean) - Math.log(i);
+    total += Math.exp(term);
+  }
+  return Math.min(1, total);
+}
+
+/**
+ * Whether the false episodes counted on the judged part could have come from a rate within the
+ * announced range: neither fewer than its low end makes likely nor more than its high end does
+ * (each side at 5 %). A rate read off a short judged part is itself a noisy estimate (0 in a
+ * judged day says little), which comparing that rate with the range ignores.
+ */
+function countConsistentWithRange(count: number, weeks: number, range: { low: number; high: number }): boolean {
+  const tooMany = count > 0 && 1 - poissonAtMost(count - 1, range.high * weeks) < 0.05;
+  const tooFew = poissonAtMost(count, range.low * weeks) < 0.05;
+  return !tooMany && !tooFew;
+}
+
 export const scenario: BenchScenario = {
   name: "quality",
   needsDatabase: false,
@@ -241,11 +265,17 @@ export const scenario: BenchScenario = {
       const seen = j.falseEpisodes / Math.max(j.weeksOutside, 1e-9);
       return seen >= r.suggestion.expected.low && seen <= r.suggestion.expected.high;
     }).length;
+    const consistent = results.filter((r) => {
+      const j = r.methods.suggestion as Judgement;
+      return countConsistentWithRange(j.falseEpisodes, j.weeksOutside, r.suggestion.expected);
+    }).length;
     return {
       series: results.length,
       totals: totals(results),
       impossibleLines: results.reduce((a, r) => a + r.suggestion.impossibleLines, 0),
       expectedWithinRange: `${withinRange}/${results.length}`,
+      /** The judged count is a plausible draw from the announced range (Poisson, 5 % each side). */
+      expectedConsistentWithJudgedCount: `${consistent}/${results.length}`,
       results,
     };
   },

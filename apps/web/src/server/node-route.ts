@@ -8,8 +8,12 @@ const gzip = promisify(zlib.gzip);
 /** Answers from this size on are compressed for clients that accept gzip, as Next.js compresses its own. */
 const COMPRESS_FROM_BYTES = 1024;
 
-/** A request body larger than this is refused (413) before it is read: tRPC inputs are small. */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * A request body larger than this is refused (413) as soon as it is read past it: the largest
+ * input a procedure takes is a Bischeck import (bischeck.xml and a thresholds file of up to 20 MB
+ * each, zod's limits in @tidemark/api), which JSON's escaping of their quotes can make half again as long.
+ */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 async function readBody(req: http.IncomingMessage): Promise<Buffer | "too large"> {
   const chunks: Buffer[] = [];
