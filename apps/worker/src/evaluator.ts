@@ -67,6 +67,12 @@ export interface EvaluatorOptions {
 interface RememberedStates {
   config: OrganizationConfig;
   bySeriesId: Map<number, ItemStateRow>;
+  /**
+   * Series read from item_states and found without a row (items without a threshold or plugin
+   * status have none): only this shard's evaluator writes one, so while the memory is current
+   * they are not asked for again at every batch.
+   */
+  withoutState: Set<number>;
   alerts: Map<number, SeriesAlertMemory>;
 }
 
@@ -144,7 +150,7 @@ export class Evaluator {
       const client = work.transaction;
       if (!work.evaluatedLastByThisWorker) this.lastEvaluated.delete(memoryKey);
       const known = this.rememberedFor(memoryKey, config, work.evaluatedLastByThisWorker);
-      const states = await this.prepare(client, config, shard, work.points, known.bySeriesId, work.evaluatedLastByThisWorker);
+      const states = await this.prepare(client, config, shard, work.points, known, work.evaluatedLastByThisWorker);
       const alerts = new Map<number, SeriesAlertMemory>();
       const alertsBefore: AlertMemoryLookup = {
         get: (seriesId) => alerts.get(seriesId) ?? known.alerts.get(seriesId),
@@ -168,7 +174,10 @@ export class Evaluator {
       this.lap("write");
       await work.commit();
       this.lap("commit");
-      for (const [seriesId, state] of states) known.bySeriesId.set(seriesId, state);
+      for (const [seriesId, state] of states) {
+        known.bySeriesId.set(seriesId, state);
+        known.withoutState.delete(seriesId);
+      }
       for (const [seriesId, memory] of alerts) known.alerts.set(seriesId, memory);
       this.lastEvaluated.add(memoryKey);
       return { points: work.points.length, organizationId, shard, moreQueued: work.moreQueued };
@@ -189,12 +198,13 @@ export class Evaluator {
       if (seen.config !== config) {
         // Items removed from the configuration are forgotten; alert settings may have been edited.
         for (const seriesId of seen.bySeriesId.keys()) if (!config.bySeriesId.has(seriesId)) seen.bySeriesId.delete(seriesId);
+        seen.withoutState.clear();
         seen.alerts.clear();
         seen.config = config;
       }
       return seen;
     }
-    const fresh: RememberedStates = { config, bySeriesId: new Map(), alerts: new Map() };
+    const fresh: RememberedStates = { config, bySeriesId: new Map(), withoutState: new Set(), alerts: new Map() };
     this.remembered.set(memoryKey, fresh);
     return fresh;
   }
@@ -209,7 +219,7 @@ export class Evaluator {
     config: OrganizationConfig,
     shard: number,
     points: QueuedPoint[],
-    known: Map<number, ItemStateRow>,
+    known: RememberedStates,
     shardWindowIsCurrent: boolean,
   ): Promise<Map<number, ItemStateRow>> {
     points.sort((a, b) => a.ts - b.ts || a.seriesId - b.seriesId);
@@ -223,7 +233,7 @@ export class Evaluator {
       wanted.add(item.seriesKey);
       // Items without a threshold have states too: their plugin's, or stale.
       for (const key of config.readsBySeriesId.get(seriesId) ?? []) wanted.add(key);
-      if (!known.has(seriesId)) unknownStates.push(seriesId);
+      if (!known.bySeriesId.has(seriesId) && !known.withoutState.has(seriesId)) unknownStates.push(seriesId);
     }
     // A series of another shard was read with whatever was stored, possibly past what its own
     // shard has evaluated: once its own shard comes here, the points from the batch's first on are
@@ -250,6 +260,8 @@ export class Evaluator {
       (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard && !takenBack.has(seriesId),
     );
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
+    // Remembered once the batch commits, with the states it writes (which take these out again).
+    for (const seriesId of unknownStates) if (!loaded.has(seriesId)) known.withoutState.add(seriesId);
     this.lap("load");
     return loaded;
   }
