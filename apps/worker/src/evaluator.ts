@@ -237,18 +237,18 @@ export class Evaluator {
     }
     // A series of another shard was read with whatever was stored, possibly past what its own
     // shard has evaluated: once its own shard comes here, the points from the batch's first on are
-    // taken back (evaluation appends them again) and the window catches up from the database.
+    // taken back (evaluation appends them again). What it kept is what its own shard evaluated,
+    // plus stored points older than the batch, as a catch-up would leave it: while this worker is
+    // the shard's last evaluator it is current, and only older points that the taken-back ones
+    // pushed out of a full window are loaded again (SeriesWindow.olderMissing).
     const window = this.windows.of(config.organizationId);
-    const takenBack = new Set<number>();
     for (const key of wanted) {
       const seriesId = config.seriesIdByKey.get(key);
       if (seriesId === undefined) continue;
       // Series ids are unique across organisations, keys only within one.
       if (shardOf(seriesId) !== shard) this.readAcrossShards.add(seriesId);
-      else if (this.readAcrossShards.delete(seriesId)) {
+      else if (this.readAcrossShards.delete(seriesId))
         window.takeBackFrom(key, firstInBatch.get(seriesId) ?? Number.POSITIVE_INFINITY);
-        takenBack.add(seriesId);
-      }
     }
     this.lap("evaluate");
     await refreshWindow(
@@ -257,7 +257,7 @@ export class Evaluator {
       config,
       wanted,
       firstInBatch,
-      (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard && !takenBack.has(seriesId),
+      (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard,
     );
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
     // Remembered once the batch commits, with the states it writes (which take these out again).
