@@ -146,11 +146,12 @@ describe("calculation leases", () => {
   it("runs end with their results' statement: each finished, a failing item's error recorded, its result stored as null", async () => {
     const { org, services } = await organization();
     const due = T0 + 60_000;
-    const broken = services.map((s, i) => (i === 0 ? { ...s, items: s.items.map((it) => ({ ...it, execStatement: "avg((" })) } : s));
+    const failing = services[0]!;
+    const broken = services.map((s) => (s === failing ? { ...s, items: s.items.map((it) => ({ ...it, execStatement: "avg((" })) } : s));
     const worker = scheduler();
     expect(await worker.runAll(broken.map((service) => ({ service, dueMs: due })))).toBe(3);
     expect(worker.stats).toEqual({ runs: 2, failures: 1 });
-    expect(await stored(org)).toEqual(CALCULATIONS.map((name, i) => [`h-${name}-avg`, due, i === 0 ? null : 30]));
+    expect(await stored(org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, name === failing.service ? null : 30]));
     const leases = await queryRows<{ service_id: string; finished: boolean; error: string | null }>(
       db,
       `SELECT service_id, finished_at IS NOT NULL AS finished, error FROM calculation_leases WHERE service_id = ANY($1::uuid[])`,
@@ -159,7 +160,7 @@ describe("calculation leases", () => {
     expect(leases).toHaveLength(3);
     for (const l of leases) {
       expect(l.finished).toBe(true);
-      if (l.service_id === services[0]!.serviceId) expect(l.error).toMatch(/^h-avg0-avg: /);
+      if (l.service_id === failing.serviceId) expect(l.error).toMatch(new RegExp(`^h-${failing.service}-avg: `));
       else expect(l.error).toBeNull();
     }
   });
