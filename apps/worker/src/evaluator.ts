@@ -247,18 +247,10 @@ export class Evaluator {
       if (seriesId === undefined) continue;
       // Series ids are unique across organisations, keys only within one.
       if (shardOf(seriesId) !== shard) this.readAcrossShards.add(seriesId);
-      else if (this.readAcrossShards.delete(seriesId))
-        window.takeBackFrom(key, firstInBatch.get(seriesId) ?? Number.POSITIVE_INFINITY);
+      else if (this.readAcrossShards.delete(seriesId)) window.takeBackFrom(key, firstInBatch.get(seriesId) ?? Number.POSITIVE_INFINITY);
     }
     this.lap("evaluate");
-    await refreshWindow(
-      client,
-      window,
-      config,
-      wanted,
-      firstInBatch,
-      (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard,
-    );
+    await refreshWindow(client, window, config, wanted, firstInBatch, (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard);
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
     // Remembered once the batch commits, with the states it writes (which take these out again).
     for (const seriesId of unknownStates) if (!loaded.has(seriesId)) known.withoutState.add(seriesId);
