@@ -3,12 +3,12 @@ import type { Database } from "@tidemark/db/client";
 import {
   type CalculationService,
   claimCalculationRuns,
-  type DueRun,
+  type FinishedRun,
   finishCalculationRuns,
   latestServiceResults,
   loadCalculationServices,
+  storeCalculationResults,
 } from "@tidemark/db/evaluation";
-import { ingestBatch } from "@tidemark/db/metrics";
 import { evaluate } from "@tidemark/expr";
 import type { CheckResult } from "@tidemark/protocol";
 import { sourceNeeds } from "./history-needs.ts";
@@ -159,52 +159,75 @@ export class CalculationScheduler {
     return reported;
   }
 
-  /** Claims, computes and stores runs; returns how many this worker won. */
+  /**
+   * Claims, computes and stores runs; returns how many this worker won. The claim and the
+   * catch-up of what the runs read go to the database together (a run lost to another worker
+   * only read for nothing); each organisation's results and the end of its runs are one statement.
+   */
   async runAll(runs: { service: CalculationService; dueMs: number }[]): Promise<number> {
-    const won = await claimCalculationRuns(
-      this.db,
-      runs.map((r) => ({ serviceId: r.service.serviceId, dueAt: new Date(r.dueMs) })),
-      60_000,
-    );
-    const wonKeys = new Set(won.map((w) => `${w.serviceId}@${w.dueAt.getTime()}`));
-    const mine = runs.filter((r) => wonKeys.has(`${r.service.serviceId}@${r.dueMs}`));
-    const byOrganization = new Map<string, typeof mine>();
-    for (const run of mine) {
+    const byOrganization = new Map<string, typeof runs>();
+    for (const run of runs) {
       const list = byOrganization.get(run.service.organizationId);
       if (list) list.push(run);
       else byOrganization.set(run.service.organizationId, [run]);
     }
-    const finished: (DueRun & { error: string | null })[] = [];
+    const claimed = claimCalculationRuns(
+      this.db,
+      runs.map((r) => ({ serviceId: r.service.serviceId, dueAt: new Date(r.dueMs) })),
+      60_000,
+    );
+    const caughtUp = new Map<string, Promise<void>>();
     for (const [organizationId, orgRuns] of byOrganization) {
+      const done = this.catchUp(organizationId, orgRuns);
+      // Failures count against the organisation's runs once they are claimed (below), not here.
+      done.catch(() => {});
+      caughtUp.set(organizationId, done);
+    }
+    const won = await claimed;
+    const wonKeys = new Set(won.map((w) => `${w.serviceId}@${w.dueAt.getTime()}`));
+    let mine = 0;
+    const unfinished: FinishedRun[] = [];
+    for (const [organizationId, orgRuns] of byOrganization) {
+      const ownRuns = orgRuns.filter((r) => wonKeys.has(`${r.service.serviceId}@${r.dueMs}`));
+      if (ownRuns.length === 0) continue;
+      mine += ownRuns.length;
       const errors = new Map<string, string>();
+      let stored = false;
       try {
-        await this.compute(organizationId, orgRuns, errors);
+        await caughtUp.get(organizationId);
+        stored = await this.compute(organizationId, ownRuns, errors);
       } catch (e) {
-        for (const r of orgRuns) errors.set(r.service.serviceId, e instanceof Error ? e.message : String(e));
+        for (const r of ownRuns) errors.set(r.service.serviceId, e instanceof Error ? e.message : String(e));
       }
-      for (const r of orgRuns) {
+      for (const r of ownRuns) {
         const error = errors.get(r.service.serviceId) ?? null;
         if (error) {
           this.stats.failures++;
           this.log({ service: `${r.service.host}-${r.service.service}`, err: error }, "calculation failed");
         } else this.stats.runs++;
-        finished.push({ serviceId: r.service.serviceId, dueAt: new Date(r.dueMs), error });
+        if (!stored) unfinished.push({ serviceId: r.service.serviceId, dueAt: new Date(r.dueMs), error });
       }
     }
-    await finishCalculationRuns(this.db, finished);
-    return mine.length;
+    await Promise.allSettled(caughtUp.values());
+    await finishCalculationRuns(this.db, unfinished);
+    return mine;
   }
 
+  /** Brings the organisation's calculation window up to date for what the runs read. */
+  private async catchUp(organizationId: string, runs: { service: CalculationService }[]): Promise<void> {
+    const config = await this.organizations.get(organizationId);
+    const reads = new Set<string>();
+    for (const { service } of runs) for (const item of service.items) for (const key of this.itemReads(service, item)) reads.add(key);
+    await refreshWindow(this.db, this.windows.of(organizationId), config, reads, new Map());
+  }
+
+  /** Computes the runs' items and stores their results with the runs' end; false when nothing was stored (no results). */
   private async compute(
     organizationId: string,
     runs: { service: CalculationService; dueMs: number }[],
     errors: Map<string, string>,
-  ): Promise<void> {
-    const config = await this.organizations.get(organizationId);
-    const reads = new Set<string>();
-    for (const { service } of runs) for (const item of service.items) for (const key of this.itemReads(service, item)) reads.add(key);
+  ): Promise<boolean> {
     const window = this.windows.of(organizationId);
-    await refreshWindow(this.db, window, config, reads, new Map());
     const results: CheckResult[] = [];
     for (const { service, dueMs } of runs) {
       for (const item of service.items) {
@@ -222,12 +245,13 @@ export class CalculationScheduler {
         results.push({ key: item.seriesKey, ts: dueMs, value });
       }
     }
-    if (results.length === 0) return;
+    if (results.length === 0) return false;
     const first = runs[0]!;
-    await ingestBatch(this.db, {
-      organizationId,
-      agentId: null,
-      batch: { batchId: `calc:${first.service.serviceId}:${first.dueMs}:${runs.length}`, results },
-    });
+    await storeCalculationResults(
+      this.db,
+      { organizationId, agentId: null, batch: { batchId: `calc:${first.service.serviceId}:${first.dueMs}:${runs.length}`, results } },
+      runs.map((r) => ({ serviceId: r.service.serviceId, dueAt: new Date(r.dueMs), error: errors.get(r.service.serviceId) ?? null })),
+    );
+    return true;
   }
 }

@@ -67,6 +67,12 @@ export interface EvaluatorOptions {
 interface RememberedStates {
   config: OrganizationConfig;
   bySeriesId: Map<number, ItemStateRow>;
+  /**
+   * Series read from item_states and found without a row (items without a threshold or plugin
+   * status have none): only this shard's evaluator writes one, so while the memory is current
+   * they are not asked for again at every batch.
+   */
+  withoutState: Set<number>;
   alerts: Map<number, SeriesAlertMemory>;
 }
 
@@ -144,7 +150,7 @@ export class Evaluator {
       const client = work.transaction;
       if (!work.evaluatedLastByThisWorker) this.lastEvaluated.delete(memoryKey);
       const known = this.rememberedFor(memoryKey, config, work.evaluatedLastByThisWorker);
-      const states = await this.prepare(client, config, shard, work.points, known.bySeriesId, work.evaluatedLastByThisWorker);
+      const states = await this.prepare(client, config, shard, work.points, known, work.evaluatedLastByThisWorker);
       const alerts = new Map<number, SeriesAlertMemory>();
       const alertsBefore: AlertMemoryLookup = {
         get: (seriesId) => alerts.get(seriesId) ?? known.alerts.get(seriesId),
@@ -168,7 +174,10 @@ export class Evaluator {
       this.lap("write");
       await work.commit();
       this.lap("commit");
-      for (const [seriesId, state] of states) known.bySeriesId.set(seriesId, state);
+      for (const [seriesId, state] of states) {
+        known.bySeriesId.set(seriesId, state);
+        known.withoutState.delete(seriesId);
+      }
       for (const [seriesId, memory] of alerts) known.alerts.set(seriesId, memory);
       this.lastEvaluated.add(memoryKey);
       return { points: work.points.length, organizationId, shard, moreQueued: work.moreQueued };
@@ -189,12 +198,13 @@ export class Evaluator {
       if (seen.config !== config) {
         // Items removed from the configuration are forgotten; alert settings may have been edited.
         for (const seriesId of seen.bySeriesId.keys()) if (!config.bySeriesId.has(seriesId)) seen.bySeriesId.delete(seriesId);
+        seen.withoutState.clear();
         seen.alerts.clear();
         seen.config = config;
       }
       return seen;
     }
-    const fresh: RememberedStates = { config, bySeriesId: new Map(), alerts: new Map() };
+    const fresh: RememberedStates = { config, bySeriesId: new Map(), withoutState: new Set(), alerts: new Map() };
     this.remembered.set(memoryKey, fresh);
     return fresh;
   }
@@ -209,7 +219,7 @@ export class Evaluator {
     config: OrganizationConfig,
     shard: number,
     points: QueuedPoint[],
-    known: Map<number, ItemStateRow>,
+    known: RememberedStates,
     shardWindowIsCurrent: boolean,
   ): Promise<Map<number, ItemStateRow>> {
     points.sort((a, b) => a.ts - b.ts || a.seriesId - b.seriesId);
@@ -223,33 +233,27 @@ export class Evaluator {
       wanted.add(item.seriesKey);
       // Items without a threshold have states too: their plugin's, or stale.
       for (const key of config.readsBySeriesId.get(seriesId) ?? []) wanted.add(key);
-      if (!known.has(seriesId)) unknownStates.push(seriesId);
+      if (!known.bySeriesId.has(seriesId) && !known.withoutState.has(seriesId)) unknownStates.push(seriesId);
     }
     // A series of another shard was read with whatever was stored, possibly past what its own
     // shard has evaluated: once its own shard comes here, the points from the batch's first on are
-    // taken back (evaluation appends them again) and the window catches up from the database.
+    // taken back (evaluation appends them again). What it kept is what its own shard evaluated,
+    // plus stored points older than the batch, as a catch-up would leave it: while this worker is
+    // the shard's last evaluator it is current, and only older points that the taken-back ones
+    // pushed out of a full window are loaded again (SeriesWindow.olderMissing).
     const window = this.windows.of(config.organizationId);
-    const takenBack = new Set<number>();
     for (const key of wanted) {
       const seriesId = config.seriesIdByKey.get(key);
       if (seriesId === undefined) continue;
       // Series ids are unique across organisations, keys only within one.
       if (shardOf(seriesId) !== shard) this.readAcrossShards.add(seriesId);
-      else if (this.readAcrossShards.delete(seriesId)) {
-        window.takeBackFrom(key, firstInBatch.get(seriesId) ?? Number.POSITIVE_INFINITY);
-        takenBack.add(seriesId);
-      }
+      else if (this.readAcrossShards.delete(seriesId)) window.takeBackFrom(key, firstInBatch.get(seriesId) ?? Number.POSITIVE_INFINITY);
     }
     this.lap("evaluate");
-    await refreshWindow(
-      client,
-      window,
-      config,
-      wanted,
-      firstInBatch,
-      (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard && !takenBack.has(seriesId),
-    );
+    await refreshWindow(client, window, config, wanted, firstInBatch, (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard);
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
+    // Remembered once the batch commits, with the states it writes (which take these out again).
+    for (const seriesId of unknownStates) if (!loaded.has(seriesId)) known.withoutState.add(seriesId);
     this.lap("load");
     return loaded;
   }

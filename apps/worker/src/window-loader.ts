@@ -27,13 +27,14 @@ export async function refreshWindow(
     if (seriesId === undefined || !need) continue;
     keysById.set(seriesId, key);
     const empty = window.hold(key, need);
-    if (!empty && heldIsCurrent(seriesId)) continue;
-    // A first load takes the newest `capacity` points (enough for the need's count and, at up to
-    // one point a second, its look-back); later loads only what arrived since.
-    // A series held without points (made-up stale results are not data) loads like a new one.
-    const newest = window.newestTs(key) ?? Number.NEGATIVE_INFINITY;
-    const sinceMs = empty || !Number.isFinite(newest) ? 0 : newest;
-    requests.push({ seriesId, sinceMs, limit: capacityFor(need), untilMs: untilBySeriesId.get(seriesId) ?? null });
+    if (empty || !heldIsCurrent(seriesId)) {
+      // A first load takes the newest `capacity` points (enough for the need's count and, at up to
+      // one point a second, its look-back); later loads only what arrived since.
+      // A series held without points (made-up stale results are not data) loads like a new one.
+      const newest = window.newestTs(key) ?? Number.NEGATIVE_INFINITY;
+      const sinceMs = empty || !Number.isFinite(newest) ? 0 : newest;
+      requests.push({ seriesId, sinceMs, limit: capacityFor(need), untilMs: untilBySeriesId.get(seriesId) ?? null });
+    }
     // Points taken back had pushed older ones out of a full window: those come back in the same round trip.
     const older = window.olderMissing(key);
     if (older) {

@@ -143,6 +143,28 @@ describe("calculations across organisations", () => {
 describe("calculation leases", () => {
   const at = (minute: number) => new Date(T0 + minute * 60_000);
 
+  it("runs end with their results' statement: each finished, a failing item's error recorded, its result stored as null", async () => {
+    const { org, services } = await organization();
+    const due = T0 + 60_000;
+    const failing = services[0]!;
+    const broken = services.map((s) => (s === failing ? { ...s, items: s.items.map((it) => ({ ...it, execStatement: "avg((" })) } : s));
+    const worker = scheduler();
+    expect(await worker.runAll(broken.map((service) => ({ service, dueMs: due })))).toBe(3);
+    expect(worker.stats).toEqual({ runs: 2, failures: 1 });
+    expect(await stored(org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, name === failing.service ? null : 30]));
+    const leases = await queryRows<{ service_id: string; finished: boolean; error: string | null }>(
+      db,
+      `SELECT service_id, finished_at IS NOT NULL AS finished, error FROM calculation_leases WHERE service_id = ANY($1::uuid[])`,
+      [services.map((s) => s.serviceId)],
+    );
+    expect(leases).toHaveLength(3);
+    for (const l of leases) {
+      expect(l.finished).toBe(true);
+      if (l.service_id === failing.serviceId) expect(l.error).toMatch(new RegExp(`^h-${failing.service}-avg: `));
+      else expect(l.error).toBeNull();
+    }
+  });
+
   it("a due instant is won once while its lease holds, and taken over only when it lapsed unfinished", async () => {
     const { services } = await organization();
     const [s1, s2] = services.map((s) => s.serviceId);

@@ -1,4 +1,6 @@
+import type { IngestResponse } from "@tidemark/protocol";
 import { type Database, poolOf } from "./database.ts";
+import { type IngestInput, storeBatch } from "./ingest.ts";
 
 /** The SQL behind bischeck:// calculations, which the worker runs on their schedules. */
 
@@ -74,15 +76,41 @@ export async function claimCalculationRuns(db: Database, runs: DueRun[], leaseMs
   return rows.map((r) => ({ serviceId: r.service_id, dueAt: new Date(Math.round(r.due_ms)) }));
 }
 
+/** A claimed run as it ended: error null when its results were stored. */
+export type FinishedRun = DueRun & { error: string | null };
+
+/** The lease update recording how runs ended; a run already replaced by a later one is left alone. */
+function finishStatement(param: (index: number) => string, condition = ""): string {
+  return `UPDATE calculation_leases l SET finished_at = now(), error = r.e
+     FROM unnest(${param(0)}::uuid[], ${param(1)}::timestamptz[], ${param(2)}::text[]) AS r(s, d, e)
+     WHERE l.service_id = r.s AND l.due_at = r.d ${condition}`;
+}
+
+function finishParams(runs: FinishedRun[]): unknown[] {
+  return [runs.map((r) => r.serviceId), runs.map((r) => r.dueAt.toISOString()), runs.map((r) => r.error)];
+}
+
 /** Records how claimed runs ended (error null: stored); a run already replaced by a later one is left alone. */
-export async function finishCalculationRuns(db: Database, runs: (DueRun & { error: string | null })[]): Promise<void> {
+export async function finishCalculationRuns(db: Database, runs: FinishedRun[]): Promise<void> {
   if (runs.length === 0) return;
   await poolOf(db).query(
-    `UPDATE calculation_leases l SET finished_at = now(), error = r.e
-     FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS r(s, d, e)
-     WHERE l.service_id = r.s AND l.due_at = r.d`,
-    [runs.map((r) => r.serviceId), runs.map((r) => r.dueAt.toISOString()), runs.map((r) => r.error)],
+    finishStatement((index) => `$${index + 1}`),
+    finishParams(runs),
   );
+}
+
+/**
+ * Stores calculations' results through ingest (evaluated like any point) and records how their
+ * runs ended in the same statement: one round trip, and a run is finished exactly when its
+ * results are stored (a batch whose series did not resolve yet finishes nothing and goes again).
+ */
+export async function storeCalculationResults(db: Database, input: IngestInput, runs: FinishedRun[]): Promise<IngestResponse> {
+  if (runs.length === 0) return storeBatch(db, input);
+  return storeBatch(db, input, {
+    name: "runs_finished",
+    params: finishParams(runs),
+    sql: (param) => finishStatement(param, "AND NOT EXISTS (SELECT 1 FROM unresolved)"),
+  });
 }
 
 /**

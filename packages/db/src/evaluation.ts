@@ -2,6 +2,7 @@ import type { StateSource } from "@tidemark/alerts";
 import { MAX_FUTURE_SKEW_MS } from "@tidemark/protocol";
 import type { State, ThresholdPolicy } from "@tidemark/thresholds/policy";
 import type pg from "pg";
+import { arrayLiteral } from "./array-literal.ts";
 import { type Database, isDatabase, poolOf } from "./database.ts";
 import { ensureSeries } from "./metrics.ts";
 import { WritePipeline, type WriteStatement } from "./write-statement.ts";
@@ -411,30 +412,36 @@ export interface HistoryRequest {
   untilMs?: number | null;
 }
 
-/** Newest points of many series in one round trip, each lookup index-backed. */
+/**
+ * Newest points of many series in one round trip, each lookup index-backed. Instants travel as
+ * epoch milliseconds both ways and the arrays as literals: formatting and parsing thousands of
+ * timestamps a batch cost more than the lookups.
+ */
 export async function loadRecentPoints(db: Database | Transaction, requests: HistoryRequest[]): Promise<Map<number, QueuedPoint[]>> {
   const out = new Map<number, QueuedPoint[]>();
   if (requests.length === 0) return out;
   const query = isDatabase(db) ? poolOf(db) : db;
-  const { rows } = await query.query<{ series_id: number; ts: Date; value: number | null }>(
-    `SELECT r.series_id, p.ts, p.value
-     FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::timestamptz[]) AS r(series_id, since, lim, until)
+  const { rows } = await query.query<{ series_id: number; ms: number; value: number | null }>(
+    `SELECT r.series_id::float8 AS series_id, extract(epoch FROM p.ts)::float8 * 1000 AS ms, p.value
+     FROM unnest($1::bigint[], $2::float8[], $3::int[], $4::float8[]) AS r(series_id, since_ms, lim, until_ms)
      CROSS JOIN LATERAL (
        SELECT m.ts, m.value FROM metric_points m
-       WHERE m.series_id = r.series_id AND m.ts > r.since AND (r.until IS NULL OR m.ts < r.until)
+       WHERE m.series_id = r.series_id AND m.ts > to_timestamp(r.since_ms / 1000)
+         AND (r.until_ms IS NULL OR m.ts < to_timestamp(r.until_ms / 1000))
        ORDER BY m.ts DESC LIMIT r.lim
      ) p`,
     [
-      requests.map((r) => r.seriesId),
-      requests.map((r) => new Date(r.sinceMs).toISOString()),
-      requests.map((r) => r.limit),
-      requests.map((r) => (r.untilMs == null ? null : new Date(r.untilMs).toISOString())),
+      arrayLiteral(requests.map((r) => r.seriesId)),
+      arrayLiteral(requests.map((r) => r.sinceMs)),
+      arrayLiteral(requests.map((r) => r.limit)),
+      arrayLiteral(requests.map((r) => r.untilMs ?? null)),
     ],
   );
   for (const r of rows) {
-    const list = out.get(r.series_id) ?? [];
-    list.push({ seriesId: r.series_id, ts: r.ts.getTime(), value: r.value });
-    out.set(r.series_id, list);
+    const point: QueuedPoint = { seriesId: r.series_id, ts: Math.round(r.ms), value: r.value };
+    const list = out.get(r.series_id);
+    if (list) list.push(point);
+    else out.set(r.series_id, [point]);
   }
   return out;
 }

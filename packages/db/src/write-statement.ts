@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { arrayLiteral } from "./array-literal.ts";
 
 /**
  * One statement made of data-modifying CTEs, so that a batch writes every table it touches in
@@ -10,9 +11,9 @@ export class WriteStatement {
   private readonly parts: string[] = [];
   private readonly values: unknown[] = [];
 
-  /** A placeholder for `value`, cast to `type` (arrays travel as one parameter each). */
+  /** A placeholder for `value`, cast to `type` (arrays travel as one parameter each, as literals). */
   param(value: unknown, type: string): string {
-    this.values.push(value);
+    this.values.push(Array.isArray(value) ? arrayLiteral(value) : value);
     return `$${this.values.length}::${type}`;
   }
 
