@@ -1,9 +1,12 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { hashPassword, issueToken } from "@tidemark/auth";
 import { exportBischeck } from "@tidemark/bischeck";
 import { createSession, createUser } from "@tidemark/db/organizations";
 import superjson from "superjson";
 import { ensureWebBuild } from "../../scripts/lib/build.ts";
+import { REPO_ROOT } from "../../scripts/lib/paths.ts";
 import { freePort } from "../../scripts/lib/ports.ts";
 import { ProcessGroup, waitForHttp } from "../../scripts/lib/processes.ts";
 import { webServerCommand } from "../../scripts/lib/web-server.ts";
@@ -53,6 +56,18 @@ function serverPid(root: number): number {
   return tree.reduce((best, pid) => (rssMb(pid) > rssMb(best) ? pid : best), root);
 }
 
+/** The web process's own heap figures from its /metrics (prom-client's default Node.js metrics), in MB. */
+async function heapMb(base: string): Promise<{ heapUsed: number; heapTotal: number; external: number }> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const read = (name: string) =>
+    Math.round(Number(text.match(new RegExp(`^tidemark_web_${name} (\\S+)$`, "m"))?.[1] ?? Number.NaN) / 104_857.6) / 10;
+  return {
+    heapUsed: read("nodejs_heap_size_used_bytes"),
+    heapTotal: read("nodejs_heap_size_total_bytes"),
+    external: read("nodejs_external_memory_bytes"),
+  };
+}
+
 export const scenario: BenchScenario = {
   name: "web-import-memory",
   needsDatabase: true,
@@ -66,13 +81,26 @@ export const scenario: BenchScenario = {
     });
     if (!organization) throw new Error("createUser made no organisation");
     const session = issueToken("tm_session");
-    await createSession(db, { tokenHash: session.hash, userId: user.id, organizationId: organization.id, expiresAt: new Date(Date.now() + 86_400_000) });
+    await createSession(db, {
+      tokenHash: session.hash,
+      userId: user.id,
+      organizationId: organization.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
 
     await ensureWebBuild(log);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const web = new ProcessGroup((name, code) => log(`${name} exited unexpectedly (code ${code})`));
-    const command = webServerCommand(port, { ...process.env, DATABASE_URL: db.url });
+    // The live heap after a full collection, asked for at the end (bench/lib/heap-probe.mjs, SIGUSR2):
+    // it tells objects still held from garbage not yet collected.
+    const probeFile = path.join(mkdtempSync(path.join(os.tmpdir(), "tidemark-web-heap-")), "heap.jsonl");
+    const command = webServerCommand(port, {
+      ...process.env,
+      DATABASE_URL: db.url,
+      BENCH_HEAP_PROBE_FILE: probeFile,
+      NODE_OPTIONS: `--expose-gc --import ${path.join(REPO_ROOT, "bench", "lib", "heap-probe.mjs")}`,
+    });
     const launcher = web.start("web", command.command, command.args, command);
     const cookie = `tm_session=${encodeURIComponent(session.secret)}`;
     const call = async (procedure: string, input: unknown) => {
@@ -88,10 +116,15 @@ export const scenario: BenchScenario = {
       await waitForHttp(`${base}/api/health`, 60_000);
       const pid = serverPid(launcher.pid as number);
       // Warm-up: every code path the import takes, loaded once (pages, the list, a small import).
-      const small = exportBischeck({ ...bischeck042Configuration(10), hosts: bischeck042Configuration(10).hosts.map((h) => ({ ...h, name: `warm-${h.name}` })) });
+      const small = exportBischeck({
+        ...bischeck042Configuration(10),
+        hosts: bischeck042Configuration(10).hosts.map((h) => ({ ...h, name: `warm-${h.name}` })),
+      });
       for (let i = 0; i < 3; i++) {
         await fetch(`${base}/config`, { headers: { cookie } }).then((r) => r.text());
-        await fetch(`${base}/api/trpc/dashboard.items?input=${encodeURIComponent(JSON.stringify(superjson.serialize({})))}`, { headers: { cookie } }).then((r) => r.text());
+        await fetch(`${base}/api/trpc/dashboard.items?input=${encodeURIComponent(JSON.stringify(superjson.serialize({})))}`, {
+          headers: { cookie },
+        }).then((r) => r.text());
       }
       await call("bischeck.previewImport", { bischeckXml: small.bischeckXml, thresholdsXml: small.thresholdsXml });
       await call("bischeck.commitImport", { bischeckXml: small.bischeckXml, thresholdsXml: small.thresholdsXml });
@@ -102,6 +135,7 @@ export const scenario: BenchScenario = {
         return values;
       };
       const baseline = median(await sample(WINDOW_SECONDS));
+      const heapBefore = await heapMb(base);
       log(`web-import-memory: baseline RSS ${baseline} MB (process ${pid})`);
 
       const files = exportBischeck(bischeck042Configuration(HOSTS));
@@ -116,11 +150,29 @@ export const scenario: BenchScenario = {
       await call("bischeck.commitImport", { bischeckXml: files.bischeckXml, thresholdsXml: files.thresholdsXml });
       const importMs = Date.now() - started;
       clearInterval(watch);
-      log(`web-import-memory: ${HOSTS} hosts (${bodyMb} MB of XML) previewed in ${previewMs} ms, imported in ${importMs} ms; peak RSS ${peak} MB`);
+      log(
+        `web-import-memory: ${HOSTS} hosts (${bodyMb} MB of XML) previewed in ${previewMs} ms, imported in ${importMs} ms; peak RSS ${peak} MB`,
+      );
       await sleep(Math.max(0, SETTLE_SECONDS - WINDOW_SECONDS) * 1000);
       const after = median(await sample(WINDOW_SECONDS));
+      const heapAfter = await heapMb(base);
+      process.kill(pid, "SIGUSR2");
+      await sleep(3_000);
+      const probe = JSON.parse(readFileSync(probeFile, "utf8").trim().split("\n").at(-1)!) as {
+        rss: number;
+        heapUsed: number;
+        external: number;
+      };
+      const afterFullGc = {
+        rssMb: Math.round(probe.rss / 104_857.6) / 10,
+        heapUsedMb: Math.round(probe.heapUsed / 104_857.6) / 10,
+        externalMb: Math.round(probe.external / 104_857.6) / 10,
+      };
+      log(`web-import-memory: after a full collection ${JSON.stringify(afterFullGc)}`);
       const growthPercent = Math.round(((after - baseline) / baseline) * 1000) / 10;
-      log(`web-import-memory: RSS ${after} MB ${SETTLE_SECONDS} s after the import (${growthPercent} % of the baseline)`);
+      log(
+        `web-import-memory: RSS ${after} MB ${SETTLE_SECONDS} s after the import (+${growthPercent} %); heap ${JSON.stringify(heapBefore)} → ${JSON.stringify(heapAfter)}`,
+      );
       return {
         hosts: HOSTS,
         services: HOSTS * 2,
@@ -128,6 +180,8 @@ export const scenario: BenchScenario = {
         previewMs,
         importMs,
         rssMb: { baseline, peakDuringImport: peak, afterSettling: after },
+        heapMb: { baseline: heapBefore, afterSettling: heapAfter },
+        afterFullGc,
         settleSeconds: SETTLE_SECONDS,
         growthPercent,
         goals: { backWithin10Percent: growthPercent <= GOAL_PERCENT },

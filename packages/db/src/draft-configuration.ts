@@ -3,7 +3,7 @@ import type { ThresholdPolicy } from "@tidemark/thresholds/policy";
 import { type AuditActor, actorFields, recordAudit } from "./audit.ts";
 import { type Database, poolOf, prismaOf } from "./database.ts";
 import { createPolicy, periodToRow, policyFromRow, policyInclude } from "./policy-rows.ts";
-import type { PrismaTransaction } from "./prisma.ts";
+import { forgetPrismaHistory, type PrismaTransaction } from "./prisma.ts";
 
 /**
  * Editing the configuration from the dashboard: hosts, services and items one at a time, and an
@@ -603,7 +603,7 @@ export async function applyTemplate(db: Database, actor: Actor, name: string, po
       await audit(tx, actor, "policy.template", "threshold_policy", id, null, { name, policy, items: items.length });
       return id;
     }),
-  );
+  ).finally(forgetPrismaHistory); // up to 10 000 ids in a statement: Prisma's debug history must not keep them
   return { templateId, items: items.length };
 }
 
@@ -639,6 +639,23 @@ export async function mergeConfiguration(
 ): Promise<MergeSummary> {
   const organizationId = actor.organizationId;
   const summary: MergeSummary = { hosts: 0, existingHosts: 0, services: 0, items: 0, policies: 0 };
+  try {
+    await mergeInTransaction(db, configuration, organizationId, actor, agentFor, summary);
+  } finally {
+    // Its statements carry thousands of rows each: Prisma's debug history must not keep them.
+    forgetPrismaHistory();
+  }
+  return summary;
+}
+
+async function mergeInTransaction(
+  db: Database,
+  configuration: Configuration,
+  organizationId: string,
+  actor: AuditActor,
+  agentFor: (host: string, service: string) => string | null,
+  summary: MergeSummary,
+): Promise<void> {
   await prismaOf(db).$transaction(
     async (tx) => {
       const hostIds = new Map<string, string>();
@@ -736,7 +753,6 @@ export async function mergeConfiguration(
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
-  return summary;
 }
 
 /** Which of `names` are hosts of the organisation already. */
