@@ -171,7 +171,7 @@ export const scenario: BenchScenario = {
       log(`web-import-memory: after a full collection ${JSON.stringify(afterFullGc)}`);
       const growthPercent = Math.round(((after - baseline) / baseline) * 1000) / 10;
       log(
-        `web-import-memory: RSS ${after} MB ${SETTLE_SECONDS} s after the import (+${growthPercent} %); heap ${JSON.stringify(heapBefore)} → ${JSON.stringify(heapAfter)}`,
+        `web-import-memory: RSS ${after} MB ${SETTLE_SECONDS} s after the import (${growthPercent >= 0 ? "+" : ""}${growthPercent} % of the baseline); heap ${JSON.stringify(heapBefore)} → ${JSON.stringify(heapAfter)}`,
       );
       return {
         hosts: HOSTS,
