@@ -74,6 +74,13 @@ interface RememberedStates {
    */
   withoutState: Set<number>;
   alerts: Map<number, SeriesAlertMemory>;
+  /**
+   * Series of the shard whose window this memory caught up with the database: they are current
+   * while it is. The window outlives the memory (it is the organisation's), so a series this
+   * worker held before another worker evaluated the shard is caught up again at its first batch
+   * after the worker takes the shard back, whichever batch took it back.
+   */
+  caughtUp: Set<number>;
 }
 
 /**
@@ -150,7 +157,7 @@ export class Evaluator {
       const client = work.transaction;
       if (!work.evaluatedLastByThisWorker) this.lastEvaluated.delete(memoryKey);
       const known = this.rememberedFor(memoryKey, config, work.evaluatedLastByThisWorker);
-      const states = await this.prepare(client, config, shard, work.points, known, work.evaluatedLastByThisWorker);
+      const states = await this.prepare(client, config, shard, work.points, known);
       const alerts = new Map<number, SeriesAlertMemory>();
       const alertsBefore: AlertMemoryLookup = {
         get: (seriesId) => alerts.get(seriesId) ?? known.alerts.get(seriesId),
@@ -186,6 +193,12 @@ export class Evaluator {
       // be trusted to match item_states, so the next batch reads them again.
       this.remembered.delete(memoryKey);
       this.lastEvaluated.delete(memoryKey);
+      // The window took the batch's points, which were not committed: the retry loads their series afresh.
+      const window = this.windows.of(organizationId);
+      for (const point of work.points) {
+        const key = config.bySeriesId.get(point.seriesId)?.seriesKey;
+        if (key !== undefined) window.forget(key);
+      }
       await work.rollback();
       throw error;
     }
@@ -204,7 +217,7 @@ export class Evaluator {
       }
       return seen;
     }
-    const fresh: RememberedStates = { config, bySeriesId: new Map(), withoutState: new Set(), alerts: new Map() };
+    const fresh: RememberedStates = { config, bySeriesId: new Map(), withoutState: new Set(), alerts: new Map(), caughtUp: new Set() };
     this.remembered.set(memoryKey, fresh);
     return fresh;
   }
@@ -220,7 +233,6 @@ export class Evaluator {
     shard: number,
     points: QueuedPoint[],
     known: RememberedStates,
-    shardWindowIsCurrent: boolean,
   ): Promise<Map<number, ItemStateRow>> {
     points.sort((a, b) => a.ts - b.ts || a.seriesId - b.seriesId);
     const firstInBatch = new Map<number, number>();
@@ -238,9 +250,10 @@ export class Evaluator {
     // A series of another shard was read with whatever was stored, possibly past what its own
     // shard has evaluated: once its own shard comes here, the points from the batch's first on are
     // taken back (evaluation appends them again). What it kept is what its own shard evaluated,
-    // plus stored points older than the batch, as a catch-up would leave it: while this worker is
-    // the shard's last evaluator it is current, and only older points that the taken-back ones
-    // pushed out of a full window are loaded again (SeriesWindow.olderMissing).
+    // plus stored points older than the batch, as a catch-up would leave it: once caught up while
+    // this worker is the shard's last evaluator (RememberedStates.caughtUp) it is current, and only
+    // older points that the taken-back ones pushed out of a full window are loaded again
+    // (SeriesWindow.olderMissing).
     const window = this.windows.of(config.organizationId);
     for (const key of wanted) {
       const seriesId = config.seriesIdByKey.get(key);
@@ -250,7 +263,12 @@ export class Evaluator {
       else if (this.readAcrossShards.delete(seriesId)) window.takeBackFrom(key, firstInBatch.get(seriesId) ?? Number.POSITIVE_INFINITY);
     }
     this.lap("evaluate");
-    await refreshWindow(client, window, config, wanted, firstInBatch, (seriesId) => shardWindowIsCurrent && shardOf(seriesId) === shard);
+    await refreshWindow(client, window, config, wanted, firstInBatch, (seriesId) => known.caughtUp.has(seriesId));
+    // Should the batch fail, the memory goes and these are caught up again.
+    for (const key of wanted) {
+      const seriesId = config.seriesIdByKey.get(key);
+      if (seriesId !== undefined && shardOf(seriesId) === shard) known.caughtUp.add(seriesId);
+    }
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
     // Remembered once the batch commits, with the states it writes (which take these out again).
     for (const seriesId of unknownStates) if (!loaded.has(seriesId)) known.withoutState.add(seriesId);

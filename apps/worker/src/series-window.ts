@@ -79,6 +79,11 @@ export class SeriesWindow implements SeriesData {
     h.newestTs = size === 0 ? Number.NEGATIVE_INFINITY : h.data.pointsByIndexRange(key, 0, 0).ts[0]!;
   }
 
+  /** Lets the series go: its next use loads it afresh. */
+  forget(key: string): void {
+    this.held.delete(key);
+  }
+
   /** How many points before the oldest held the next load fetches, and the oldest held's timestamp (see takeBackFrom). */
   olderMissing(key: string): { count: number; beforeTs: number } | null {
     const h = this.held.get(key);

@@ -1,5 +1,5 @@
 import type { Database } from "@tidemark/db/client";
-import { type EvaluationRecord, shardOf } from "@tidemark/db/evaluation";
+import { EVALUATION_SHARDS, type EvaluationRecord, shardOf } from "@tidemark/db/evaluation";
 import { ingestBatch } from "@tidemark/db/metrics";
 import { createOrgWithItems, execute, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
@@ -270,6 +270,43 @@ describe("several workers side by side", () => {
     expect(b.map((r) => [r.softCount, r.hardState])).toEqual([[2, "OK"]]);
   });
 
+  it("a worker taking back a shard catches up every series of it, not only those of the batch it takes it back with", async () => {
+    // Each item's threshold is its own previous point (above it by 30 % is CRITICAL). Worker A
+    // evaluates x and y, B their next points, then A takes the shard back with a batch of y alone:
+    // x's next point must still read B's point of x as its previous one, not the one A held before.
+    const previousPoint = policy({ kind: "expression", source: "$$HOSTNAME$$-$$SERVICENAME$$-$$SERVICEITEMNAME$$[1] * 1" });
+    const names = Array.from({ length: EVALUATION_SHARDS + 1 }, (_, i) => `h-s-m${i}`);
+    const org = await orgWithItems(names.map((name) => ({ name: name.slice(4), policy: previousPoint })));
+    const send = (points: { key: string; i: number; value: number }[]) =>
+      ingestBatch(db, {
+        organizationId: org,
+        agentId: null,
+        batch: { batchId: `b-${crypto.randomUUID()}`, results: points.map(({ key, i, value }) => ({ key, ts: minute(i), value })) },
+      });
+    const a: EvaluationRecord[] = [];
+    const workerA = newEvaluator(a, org);
+    const workerB = newEvaluator(undefined, org);
+    await send(names.map((key) => ({ key, i: 0, value: 10 })));
+    await drainQueue(workerA);
+    // Among nine series, two share a shard.
+    const ids = await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [
+      org,
+    ]);
+    const [x, y] = ids.filter((r) => ids.some((o) => o !== r && shardOf(o.id) === shardOf(r.id))).map((r) => r.key);
+    await send([
+      { key: x!, i: 1, value: 100 },
+      { key: y!, i: 1, value: 100 },
+    ]);
+    await drainQueue(workerB);
+    await send([{ key: y!, i: 2, value: 100 }]);
+    await drainQueue(workerA);
+    await send([{ key: x!, i: 2, value: 100 }]);
+    a.length = 0;
+    await drainQueue(workerA);
+    // Against the 10 A held before B's point, 100 would be CRITICAL.
+    expect(a.map((r) => [r.ts, r.value, r.threshold, r.state])).toEqual([[minute(2), 100, 100, "OK"]]);
+  });
+
   it("a failed batch leaves no remembered state behind: the retry evaluates from what was committed", async () => {
     const org = await orgWithItems([{ name: "f", policy: policy({ kind: "constant", value: 100 }) }]);
     const seen: EvaluationRecord[] = [];
@@ -294,6 +331,42 @@ describe("several workers side by side", () => {
     await execute(db, `UPDATE evaluation_queue SET claimed_until = NULL WHERE organization_id = $1`, [org]);
     await drainQueue(evaluator);
     expect(seen.map((r) => [r.ts, r.softCount])).toEqual([[minute(0), 1]]);
+  });
+
+  it("a failed batch leaves none of its points in the window: the retry reads the history as before it", async () => {
+    // The threshold is the previous point: the retry of 1 and 2 must read 0 and 1, not what the failed attempt appended.
+    const org = await orgWithItems([{ name: "p", policy: policy({ kind: "expression", source: "h-s-p[1] * 1" }) }]);
+    const seen: EvaluationRecord[] = [];
+    let fail = false;
+    const evaluator = new Evaluator(db, new OrganizationCache(db, 0), new OrganizationWindows(), {
+      beforeWrite: async ({ records, organizationId }) => {
+        if (organizationId !== org) return undefined;
+        if (fail) {
+          fail = false;
+          throw new Error("alert write failed");
+        }
+        seen.push(...records);
+        return undefined;
+      },
+    });
+    const send = (values: number[], from: number) =>
+      ingestBatch(db, {
+        organizationId: org,
+        agentId: null,
+        batch: { batchId: `b-${crypto.randomUUID()}`, results: values.map((value, i) => ({ key: "h-s-p", ts: minute(from + i), value })) },
+      });
+    await send([10], 0);
+    await drainQueue(evaluator);
+    await send([100, 100], 1);
+    fail = true;
+    await expect(drainQueue(evaluator)).rejects.toThrow("alert write failed");
+    await execute(db, `UPDATE evaluation_queue SET claimed_until = NULL WHERE organization_id = $1`, [org]);
+    seen.length = 0;
+    await drainQueue(evaluator);
+    expect(seen.map((r) => [r.ts, r.threshold])).toEqual([
+      [minute(1), 10],
+      [minute(2), 100],
+    ]);
   });
 
   it("evaluate every queued point exactly once, in time order per series", async () => {
