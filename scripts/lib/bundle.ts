@@ -3,7 +3,7 @@ import type { Plugin } from "esbuild";
 import { REPO_ROOT } from "./paths.ts";
 
 /**
- * Prisma's generated client and its pg adapter, left out of a bundle whose process talks plain SQL
+ * Prisma's generated client, its runtime, its debug history and its pg adapter, left out of a bundle whose process talks plain SQL
  * only (the worker): the client with its query compiler is two thirds of the worker's bundle and
  * about 15 MB of its RSS, though `Database.prisma` never creates it there. What stands in for it
  * throws if something in that process does reach for Prisma after all.
@@ -11,15 +11,18 @@ import { REPO_ROOT } from "./paths.ts";
 const withoutPrisma: Plugin = {
   name: "without-prisma",
   setup(build) {
-    build.onResolve({ filter: /(^|\/)generated\/prisma\/client(\.ts)?$|^@prisma\/adapter-pg$/ }, (args) => ({
-      path: args.path,
+    // One stand-in for all of them (its path, not theirs, is what the bundle names).
+    build.onResolve({ filter: /(^|\/)generated\/prisma\/client(\.ts)?$|^@prisma\/(adapter-pg|client\/runtime\/client|debug)$/ }, () => ({
+      path: "stand-in",
       namespace: "without-prisma",
     }));
     build.onLoad({ filter: /.*/, namespace: "without-prisma" }, () => ({
       loader: "js",
       contents: `const absent = () => { throw new Error("Prisma is not part of this bundle (scripts/lib/bundle.ts): use the pool"); };
 export class PrismaClient { constructor() { absent(); } }
-export class PrismaPg { constructor() { absent(); } }`,
+export class PrismaPg { constructor() { absent(); } }
+export const Debug = () => absent;
+export const clearLogs = absent;`,
     }));
   },
 };
