@@ -1,6 +1,4 @@
 import { chromium, type Page } from "@playwright/test";
-import { hashPassword, issueToken } from "@tidemark/auth";
-import { createSession, createUser } from "@tidemark/db/organizations";
 import { ALERT_LIST_RENDERED_MARK, TIMELINE_DRAWN_MARK } from "../../apps/web/src/components/alerts/render-marks.ts";
 import { ensureWebBuild } from "../../scripts/lib/build.ts";
 import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from "../../scripts/lib/chromium.ts";
@@ -8,6 +6,7 @@ import { freePort } from "../../scripts/lib/ports.ts";
 import { ProcessGroup, waitForHttp } from "../../scripts/lib/processes.ts";
 import { webServerCommand } from "../../scripts/lib/web-server.ts";
 import { seedAlertHistory } from "../lib/alert-history.ts";
+import { benchUserSession } from "../lib/bench-user.ts";
 import { postgresServerCpuMs, processTreeCpuMs } from "../lib/server-cpu.ts";
 import { summarize } from "../lib/stats.ts";
 import type { BenchScenario } from "../scenario.ts";
@@ -154,20 +153,7 @@ export const scenario: BenchScenario = {
   async run({ db, log }) {
     if (!db) throw new Error("the timeline-render scenario needs a database");
     ensureChromium(log);
-    const { user, organization } = await createUser(db, {
-      email: `bench-render-${Date.now()}@tidemark.invalid`,
-      name: "Render bench",
-      passwordHash: await hashPassword(issueToken("tm_session").secret),
-      organizationName: `Render bench ${Date.now()}`,
-    });
-    if (!organization) throw new Error("createUser made no organisation");
-    const session = issueToken("tm_session");
-    await createSession(db, {
-      tokenHash: session.hash,
-      userId: user.id,
-      organizationId: organization.id,
-      expiresAt: new Date(Date.now() + 86_400_000),
-    });
+    const { organization, session } = await benchUserSession(db, "Render");
     // The history ends now, so that the live 30-day window the page offers shows all of it.
     const history = await seedAlertHistory(db, organization.id, Math.floor(Date.now() / 60_000) * 60_000);
     log(`timeline-render: ${history.alertsOpened} alerts on ${history.series} series`);

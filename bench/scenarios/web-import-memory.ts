@@ -1,16 +1,17 @@
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { hashPassword, issueToken } from "@tidemark/auth";
 import { exportBischeck } from "@tidemark/bischeck";
-import { createSession, createUser } from "@tidemark/db/organizations";
 import superjson from "superjson";
+import { memoryMb, sleep } from "../../apps/agent/bench/loopback.ts";
 import { ensureWebBuild } from "../../scripts/lib/build.ts";
 import { REPO_ROOT } from "../../scripts/lib/paths.ts";
 import { freePort } from "../../scripts/lib/ports.ts";
 import { ProcessGroup, waitForHttp } from "../../scripts/lib/processes.ts";
 import { webServerCommand } from "../../scripts/lib/web-server.ts";
+import { benchUserSession } from "../lib/bench-user.ts";
 import { bischeck042Configuration } from "../lib/bischeck-042.ts";
+import { findDescendant } from "../lib/server-cpu.ts";
 import type { BenchScenario } from "../scenario.ts";
 
 /**
@@ -29,32 +30,7 @@ const SAMPLE_MS = 250;
 const WINDOW_SECONDS = 10;
 const GOAL_PERCENT = 10;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-
-/** Resident memory in MB of a process. */
-function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
-  return line ? Math.round(Number(line[1]) / 102.4) / 10 : 0;
-}
-
-/** The web server's own process: the largest in the tree the launcher started (tsx's launcher is the other). */
-function serverPid(root: number): number {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // The process ended while we read.
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
-  return tree.reduce((best, pid) => (rssMb(pid) > rssMb(best) ? pid : best), root);
-}
 
 /** The web process's own heap figures from its /metrics (prom-client's default Node.js metrics), in MB. */
 async function heapMb(base: string): Promise<{ heapUsed: number; heapTotal: number; external: number }> {
@@ -73,20 +49,7 @@ export const scenario: BenchScenario = {
   needsDatabase: true,
   async run({ db, log }) {
     if (!db) throw new Error("the web-import-memory scenario needs a database");
-    const { user, organization } = await createUser(db, {
-      email: `bench-import-${Date.now()}@tidemark.invalid`,
-      name: "Import bench",
-      passwordHash: await hashPassword(issueToken("tm_session").secret),
-      organizationName: `Import bench ${Date.now()}`,
-    });
-    if (!organization) throw new Error("createUser made no organisation");
-    const session = issueToken("tm_session");
-    await createSession(db, {
-      tokenHash: session.hash,
-      userId: user.id,
-      organizationId: organization.id,
-      expiresAt: new Date(Date.now() + 86_400_000),
-    });
+    const { session } = await benchUserSession(db, "Import");
 
     await ensureWebBuild(log);
     const port = await freePort();
@@ -114,7 +77,9 @@ export const scenario: BenchScenario = {
     };
     try {
       await waitForHttp(`${base}/api/health`, 60_000);
-      const pid = serverPid(launcher.pid as number);
+      // The node process running the server, not tsx's launcher above it.
+      const pid = findDescendant(launcher.pid as number, (cmd) => /loader\.mjs\s.*apps\/web\/src\/main\.ts/.test(cmd));
+      if (pid === null) throw new Error("found no web server among the launcher's processes");
       // Warm-up: every code path the import takes, loaded once (pages, the list, a small import).
       const small = exportBischeck({
         ...bischeck042Configuration(10),
@@ -131,7 +96,7 @@ export const scenario: BenchScenario = {
       await sleep(5_000);
       const sample = async (seconds: number) => {
         const values: number[] = [];
-        for (let end = Date.now() + seconds * 1000; Date.now() < end; await sleep(SAMPLE_MS)) values.push(rssMb(pid));
+        for (let end = Date.now() + seconds * 1000; Date.now() < end; await sleep(SAMPLE_MS)) values.push(memoryMb(pid).rss);
         return values;
       };
       const baseline = median(await sample(WINDOW_SECONDS));
@@ -142,7 +107,7 @@ export const scenario: BenchScenario = {
       const bodyMb = Math.round((files.bischeckXml.length + files.thresholdsXml.length) / 104_857.6) / 10;
       let peak = 0;
       const watch = setInterval(() => {
-        peak = Math.max(peak, rssMb(pid));
+        peak = Math.max(peak, memoryMb(pid).rss);
       }, SAMPLE_MS);
       const started = Date.now();
       await call("bischeck.previewImport", { bischeckXml: files.bischeckXml, thresholdsXml: files.thresholdsXml });

@@ -255,20 +255,22 @@ export class Evaluator {
     // older points that the taken-back ones pushed out of a full window are loaded again
     // (SeriesWindow.olderMissing).
     const window = this.windows.of(config.organizationId);
+    const ownShard: number[] = [];
     for (const key of wanted) {
       const seriesId = config.seriesIdByKey.get(key);
       if (seriesId === undefined) continue;
       // Series ids are unique across organisations, keys only within one.
-      if (shardOf(seriesId) !== shard) this.readAcrossShards.add(seriesId);
-      else if (this.readAcrossShards.delete(seriesId)) window.takeBackFrom(key, firstInBatch.get(seriesId) ?? Number.POSITIVE_INFINITY);
+      if (shardOf(seriesId) !== shard) {
+        this.readAcrossShards.add(seriesId);
+        continue;
+      }
+      ownShard.push(seriesId);
+      if (this.readAcrossShards.delete(seriesId)) window.takeBackFrom(key, firstInBatch.get(seriesId) ?? Number.POSITIVE_INFINITY);
     }
     this.lap("evaluate");
     await refreshWindow(client, window, config, wanted, firstInBatch, (seriesId) => known.caughtUp.has(seriesId));
     // Should the batch fail, the memory goes and these are caught up again.
-    for (const key of wanted) {
-      const seriesId = config.seriesIdByKey.get(key);
-      if (seriesId !== undefined && shardOf(seriesId) === shard) known.caughtUp.add(seriesId);
-    }
+    for (const seriesId of ownShard) known.caughtUp.add(seriesId);
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
     // Remembered once the batch commits, with the states it writes (which take these out again).
     for (const seriesId of unknownStates) if (!loaded.has(seriesId)) known.withoutState.add(seriesId);

@@ -1,9 +1,8 @@
 import type { Database } from "@tidemark/db/client";
 import { ingestBatch } from "@tidemark/db/metrics";
-import { findSession } from "@tidemark/db/organizations";
-import { createOrgWithItems, execute, testDatabase, testPrisma } from "@tidemark/db/testing";
+import { createOrgWithItems, execute, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createCaller } from "../src/index.ts";
+import { signedInMember } from "./signed-in.ts";
 
 /** Where values are returned, their age (the last point's time) and the plugin's last word come with them. */
 
@@ -15,13 +14,7 @@ afterAll(async () => db.close());
 
 it("lists items with their last value, its time, exit code and output, and a series window with its last-seen time", async () => {
   const org = await createOrgWithItems(db, [{ name: "load" }]);
-  const user = await testPrisma(db).user.create({ data: { email: `u-${crypto.randomUUID()}@t.dev`, name: "u", passwordHash: "x" } });
-  await testPrisma(db).membership.create({ data: { userId: user.id, organizationId: org, role: "viewer" } });
-  const tokenHash = `test-${crypto.randomUUID()}`;
-  await testPrisma(db).session.create({
-    data: { tokenHash, userId: user.id, activeOrganizationId: org, expiresAt: new Date(Date.now() + 600_000) },
-  });
-  const caller = createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true });
+  const { caller } = await signedInMember(db, "viewer", org);
   const ts = Date.now() - 90_000;
   await ingestBatch(db, {
     organizationId: org,
@@ -47,13 +40,7 @@ it("lists items with their last value, its time, exit code and output, and a ser
 
 it("lists the last value of an item silent for days as well as of one that reported a minute ago", async () => {
   const org = await createOrgWithItems(db, [{ name: "load" }, { name: "disk" }]);
-  const user = await testPrisma(db).user.create({ data: { email: `u-${crypto.randomUUID()}@t.dev`, name: "u", passwordHash: "x" } });
-  await testPrisma(db).membership.create({ data: { userId: user.id, organizationId: org, role: "viewer" } });
-  const tokenHash = `test-${crypto.randomUUID()}`;
-  await testPrisma(db).session.create({
-    data: { tokenHash, userId: user.id, activeOrganizationId: org, expiresAt: new Date(Date.now() + 600_000) },
-  });
-  const caller = createCaller({ db, session: await findSession(db, tokenHash), sameOrigin: true });
+  const { caller } = await signedInMember(db, "viewer", org);
   const now = Date.now();
   const threeDaysAgo = now - 3 * 24 * 3600_000;
   const results = [

@@ -639,120 +639,106 @@ export async function mergeConfiguration(
 ): Promise<MergeSummary> {
   const organizationId = actor.organizationId;
   const summary: MergeSummary = { hosts: 0, existingHosts: 0, services: 0, items: 0, policies: 0 };
-  try {
-    await mergeInTransaction(db, configuration, organizationId, actor, agentFor, summary);
-  } finally {
-    // Its statements carry thousands of rows each: Prisma's debug history must not keep them.
-    forgetPrismaHistory();
-  }
+  await prismaOf(db)
+    .$transaction(
+      async (tx) => {
+        const hostIds = new Map<string, string>();
+        for (const part of chunks([...new Set(configuration.hosts.map((h) => h.name))])) {
+          const rows = await tx.host.findMany({ where: { organizationId, name: { in: part } }, select: { id: true, name: true } });
+          for (const r of rows) hostIds.set(r.name, r.id);
+        }
+        const taken = new Set<string>();
+        const hostNames = new Map([...hostIds].map(([name, id]) => [id, name]));
+        for (const part of chunks([...hostIds.values()])) {
+          const rows = await tx.service.findMany({ where: { hostId: { in: part } }, select: { hostId: true, name: true } });
+          for (const r of rows) taken.add(`${hostNames.get(r.hostId)}-${r.name}`);
+        }
+        const newHosts: HostFields[] = [];
+        const services: { host: string; service: Service }[] = [];
+        for (const host of configuration.hosts) {
+          if (hostIds.has(host.name) || newHosts.some((h) => h.name === host.name)) summary.existingHosts++;
+          else {
+            summary.hosts++;
+            newHosts.push(host);
+          }
+          for (const service of host.services) {
+            const key = `${host.name}-${service.name}`;
+            if (taken.has(key)) throw new ConfigConflictError(`service ${key} exists already; nothing was imported`);
+            taken.add(key);
+            services.push({ host: host.name, service });
+          }
+        }
+        for (const part of chunks(newHosts)) {
+          const rows = await tx.host.createManyAndReturn({
+            data: part.map((h) => ({ organizationId, ...hostData(h) })),
+            select: { id: true, name: true },
+          });
+          for (const r of rows) hostIds.set(r.name, r.id);
+        }
+        const serviceIds = new Map<string, string>();
+        for (const part of chunks(services)) {
+          const rows = await tx.service.createManyAndReturn({
+            data: part.map(({ host, service }) => ({
+              organizationId,
+              hostId: hostIds.get(host)!,
+              agentId: agentFor(host, service.name),
+              ...serviceData(service),
+            })),
+            select: { id: true, name: true, hostId: true },
+          });
+          for (const r of rows) serviceIds.set(`${r.hostId}/${r.name}`, r.id);
+        }
+        const items = services.flatMap(({ host, service }) => service.items.map((item) => ({ host, service, item })));
+        const withPolicy = items.filter((i) => i.item.policy !== null);
+        const policyIds = new Map<(typeof items)[number], string>();
+        const plain = withPolicy.filter((i) => i.item.policy!.holidays.length === 0);
+        for (const part of chunks(plain)) {
+          const rows = await tx.thresholdPolicy.createManyAndReturn({
+            data: part.map(({ item }) => ({
+              organizationId,
+              nullState: item.policy!.nullState,
+              maxSoft: item.policy!.maxSoft,
+              timeZone: item.policy!.timeZone,
+            })),
+            select: { id: true },
+          });
+          for (const [i, r] of rows.entries()) policyIds.set(part[i]!, r.id);
+          await tx.thresholdPeriod.createMany({
+            data: part.flatMap((entry, i) =>
+              entry.item.policy!.periods.map((p, position) => ({ policyId: rows[i]!.id, ...periodToRow(p, position) })),
+            ),
+          });
+        }
+        // Policies with holidays also get a calendar each: rare enough to create one by one.
+        for (const entry of withPolicy.filter((i) => i.item.policy!.holidays.length > 0)) {
+          policyIds.set(entry, await createPolicy(tx, organizationId, entry.item.policy!));
+        }
+        for (const part of chunks(items)) {
+          await tx.serviceItem.createMany({
+            data: part.map((entry) => ({
+              organizationId,
+              serviceId: serviceIds.get(`${hostIds.get(entry.host)}/${entry.service.name}`)!,
+              ...itemData(entry.item),
+              policyId: policyIds.get(entry) ?? null,
+              seriesKey: seriesKey(entry.host, entry.service.name, entry.item.name),
+            })),
+          });
+        }
+        summary.services = services.length;
+        summary.items = items.length;
+        summary.policies = withPolicy.length;
+        await recordAudit(tx, {
+          ...actorFields(actor),
+          action: "configuration.import",
+          targetType: "configuration",
+          targetId: organizationId,
+          after: { ...summary, hosts: configuration.hosts.map((h) => h.name) },
+        });
+      },
+      { timeout: 600_000, maxWait: 60_000 },
+    )
+    .finally(forgetPrismaHistory); // its statements carry thousands of rows each: Prisma's debug history must not keep them
   return summary;
-}
-
-async function mergeInTransaction(
-  db: Database,
-  configuration: Configuration,
-  organizationId: string,
-  actor: AuditActor,
-  agentFor: (host: string, service: string) => string | null,
-  summary: MergeSummary,
-): Promise<void> {
-  await prismaOf(db).$transaction(
-    async (tx) => {
-      const hostIds = new Map<string, string>();
-      for (const part of chunks([...new Set(configuration.hosts.map((h) => h.name))])) {
-        const rows = await tx.host.findMany({ where: { organizationId, name: { in: part } }, select: { id: true, name: true } });
-        for (const r of rows) hostIds.set(r.name, r.id);
-      }
-      const taken = new Set<string>();
-      const hostNames = new Map([...hostIds].map(([name, id]) => [id, name]));
-      for (const part of chunks([...hostIds.values()])) {
-        const rows = await tx.service.findMany({ where: { hostId: { in: part } }, select: { hostId: true, name: true } });
-        for (const r of rows) taken.add(`${hostNames.get(r.hostId)}-${r.name}`);
-      }
-      const newHosts: HostFields[] = [];
-      const services: { host: string; service: Service }[] = [];
-      for (const host of configuration.hosts) {
-        if (hostIds.has(host.name) || newHosts.some((h) => h.name === host.name)) summary.existingHosts++;
-        else {
-          summary.hosts++;
-          newHosts.push(host);
-        }
-        for (const service of host.services) {
-          const key = `${host.name}-${service.name}`;
-          if (taken.has(key)) throw new ConfigConflictError(`service ${key} exists already; nothing was imported`);
-          taken.add(key);
-          services.push({ host: host.name, service });
-        }
-      }
-      for (const part of chunks(newHosts)) {
-        const rows = await tx.host.createManyAndReturn({
-          data: part.map((h) => ({ organizationId, ...hostData(h) })),
-          select: { id: true, name: true },
-        });
-        for (const r of rows) hostIds.set(r.name, r.id);
-      }
-      const serviceIds = new Map<string, string>();
-      for (const part of chunks(services)) {
-        const rows = await tx.service.createManyAndReturn({
-          data: part.map(({ host, service }) => ({
-            organizationId,
-            hostId: hostIds.get(host)!,
-            agentId: agentFor(host, service.name),
-            ...serviceData(service),
-          })),
-          select: { id: true, name: true, hostId: true },
-        });
-        for (const r of rows) serviceIds.set(`${r.hostId}/${r.name}`, r.id);
-      }
-      const items = services.flatMap(({ host, service }) => service.items.map((item) => ({ host, service, item })));
-      const withPolicy = items.filter((i) => i.item.policy !== null);
-      const policyIds = new Map<(typeof items)[number], string>();
-      const plain = withPolicy.filter((i) => i.item.policy!.holidays.length === 0);
-      for (const part of chunks(plain)) {
-        const rows = await tx.thresholdPolicy.createManyAndReturn({
-          data: part.map(({ item }) => ({
-            organizationId,
-            nullState: item.policy!.nullState,
-            maxSoft: item.policy!.maxSoft,
-            timeZone: item.policy!.timeZone,
-          })),
-          select: { id: true },
-        });
-        for (const [i, r] of rows.entries()) policyIds.set(part[i]!, r.id);
-        await tx.thresholdPeriod.createMany({
-          data: part.flatMap((entry, i) =>
-            entry.item.policy!.periods.map((p, position) => ({ policyId: rows[i]!.id, ...periodToRow(p, position) })),
-          ),
-        });
-      }
-      // Policies with holidays also get a calendar each: rare enough to create one by one.
-      for (const entry of withPolicy.filter((i) => i.item.policy!.holidays.length > 0)) {
-        policyIds.set(entry, await createPolicy(tx, organizationId, entry.item.policy!));
-      }
-      for (const part of chunks(items)) {
-        await tx.serviceItem.createMany({
-          data: part.map((entry) => ({
-            organizationId,
-            serviceId: serviceIds.get(`${hostIds.get(entry.host)}/${entry.service.name}`)!,
-            ...itemData(entry.item),
-            policyId: policyIds.get(entry) ?? null,
-            seriesKey: seriesKey(entry.host, entry.service.name, entry.item.name),
-          })),
-        });
-      }
-      summary.services = services.length;
-      summary.items = items.length;
-      summary.policies = withPolicy.length;
-      await recordAudit(tx, {
-        ...actorFields(actor),
-        action: "configuration.import",
-        targetType: "configuration",
-        targetId: organizationId,
-        after: { ...summary, hosts: configuration.hosts.map((h) => h.name) },
-      });
-    },
-    { timeout: 600_000, maxWait: 60_000 },
-  );
 }
 
 /** Which of `names` are hosts of the organisation already. */

@@ -172,8 +172,8 @@ export async function storeBatch(db: Database, input: IngestInput, addition?: In
   if (addition) {
     const first = params.length + 1;
     const cte = `${addition.name} AS (${addition.sql((index) => `$${first + index}`)})`;
-    const input = useCopy ? STAGE_INPUT : JSON_INPUT;
-    statements = { plain: ingestStatement(input, false, cte), skippingStored: ingestStatement(input, true, cte) };
+    const source = useCopy ? STAGE_INPUT : JSON_INPUT;
+    statements = { plain: ingestStatement(source, false, cte), skippingStored: ingestStatement(source, true, cte) };
     params.push(...addition.params);
   }
   const client = await poolOf(db).connect();

@@ -2,7 +2,7 @@ import path from "node:path";
 import { hashPassword } from "@tidemark/auth";
 import type { Configuration, Host, ServiceItem } from "@tidemark/model";
 import type { HourEntry, ThresholdPolicy } from "@tidemark/thresholds/policy";
-import { recordAudit, systemActor } from "../audit.ts";
+import { actorFields, recordAudit, systemActor } from "../audit.ts";
 import { type Database, prismaOf } from "../database.ts";
 import { deployDraft, deploymentChange } from "../deploy.ts";
 import { mergeConfiguration } from "../draft-configuration.ts";
@@ -326,10 +326,7 @@ export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boo
     });
     await tx.membership.create({ data: { userId: user.id, organizationId: organization.id, role: "admin" } });
     await recordAudit(tx, {
-      organizationId: organization.id,
-      actorUserId: null,
-      actorKind: "system",
-      actorName: SEEDED_BY,
+      ...actorFields(systemActor(organization.id, SEEDED_BY)),
       action: "organization.create",
       targetType: "organization",
       targetId: organization.id,
