@@ -3,6 +3,7 @@ import type { Database } from "@tidemark/db/client";
 import {
   type CalculationService,
   claimCalculationRuns,
+  deployedConfigurationRevision,
   type FinishedRun,
   finishCalculationRuns,
   latestServiceResults,
@@ -13,7 +14,7 @@ import { evaluate } from "@tidemark/expr";
 import type { CheckResult } from "@tidemark/protocol";
 import { sourceNeeds } from "./history-needs.ts";
 import type { OrganizationCache } from "./organization-cache.ts";
-import { latestDue, parseSchedule, type Schedule } from "./schedule.ts";
+import { latestDue, nextDue, parseSchedule, type Schedule } from "./schedule.ts";
 import type { OrganizationWindows } from "./series-window.ts";
 import { refreshWindow } from "./window-loader.ts";
 
@@ -21,6 +22,15 @@ interface Scheduled {
   service: CalculationService;
   schedules: Schedule[];
   lastDue: number;
+  /** When one of its timed schedules next falls due after `lastDue` (Infinity: never): not looked at before. */
+  nextDue: number;
+}
+
+/** The earliest instant after `since` at which one of the schedules falls due. */
+function earliestDue(schedules: Schedule[], since: number): number {
+  let earliest = Number.POSITIVE_INFINITY;
+  for (const schedule of schedules) earliest = Math.min(earliest, nextDue(schedule, since) ?? Number.POSITIVE_INFINITY);
+  return earliest;
 }
 
 /** A service as `after:` schedules name it, within its organisation. */
@@ -48,19 +58,38 @@ export class CalculationScheduler {
   private agentLeaders = new Map<string, { organizationId: string; service: string; lastResult: number | null }>();
   /** The series each item's expression reads, by host, service, item and source: resolved once, not at every run. */
   private readsByItem = new Map<string, string[]>();
-  private loadedAt = Number.NEGATIVE_INFINITY;
-  readonly stats = { runs: 0, failures: 0 };
+  private checkedAt = Number.NEGATIVE_INFINITY;
+  /** The deployed configuration's revision the calculations were read at (null: not read yet). */
+  private revision: string | null = null;
+  /** `loads`: how many times the calculations were read. */
+  readonly stats = { runs: 0, failures: 0, loads: 0 };
 
   constructor(
     private readonly db: Database,
     private readonly organizations: OrganizationCache,
     private readonly windows: OrganizationWindows,
     private readonly log: (event: Record<string, unknown>, message: string) => void,
+    /** How often the deployed configuration's revision is looked at. */
     private readonly reloadEveryMs = 10_000,
   ) {}
 
+  /**
+   * Re-reads the calculations when the deployed configuration changed. Reading them all at
+   * every look cost a 30 000-service fleet 0.8 s of CPU a cycle and as much again in garbage
+   * collection, for nothing most of the time.
+   */
+  private async refresh(now: number): Promise<void> {
+    this.checkedAt = now;
+    // Read before the calculations: a change landing between the two is seen at the next look.
+    const revision = await deployedConfigurationRevision(this.db);
+    if (revision === this.revision) return;
+    await this.reload(now);
+    this.revision = revision;
+  }
+
   private async reload(now: number): Promise<void> {
     const services = await loadCalculationServices(this.db);
+    this.stats.loads++;
     const next = new Map<string, Scheduled>();
     for (const service of services) {
       const schedules: Schedule[] = [];
@@ -71,10 +100,10 @@ export class CalculationScheduler {
           this.log({ service: `${service.host}-${service.service}`, schedule: text, err: String(error) }, "schedule ignored");
         }
       }
-      next.set(service.serviceId, { service, schedules, lastDue: this.scheduled.get(service.serviceId)?.lastDue ?? now });
+      const lastDue = this.scheduled.get(service.serviceId)?.lastDue ?? now;
+      next.set(service.serviceId, { service, schedules, lastDue, nextDue: earliestDue(schedules, lastDue) });
     }
     this.scheduled = next;
-    this.loadedAt = now;
     const calculations = new Set([...next.values()].map((e) => keyOf(e.service)));
     const followers = new Map<string, Scheduled[]>();
     const agentLeaders = new Map<string, { organizationId: string; service: string; lastResult: number | null }>();
@@ -120,12 +149,16 @@ export class CalculationScheduler {
 
   /** Runs what fell due since the last tick; returns how many runs this worker made. */
   async tick(now = Date.now()): Promise<number> {
-    if (now - this.loadedAt >= this.reloadEveryMs) await this.reload(now);
+    if (now - this.checkedAt >= this.reloadEveryMs) await this.refresh(now);
     const due: { entry: Scheduled; dueMs: number }[] = [];
+    // Every second, most services are not due: one comparison each, nothing allocated.
     for (const entry of this.scheduled.values()) {
-      const dueMs = Math.max(...entry.schedules.map((s) => latestDue(s, now, entry.lastDue) ?? Number.NEGATIVE_INFINITY));
+      if (now < entry.nextDue) continue;
+      let dueMs = Number.NEGATIVE_INFINITY;
+      for (const schedule of entry.schedules) dueMs = Math.max(dueMs, latestDue(schedule, now, entry.lastDue) ?? Number.NEGATIVE_INFINITY);
       if (!Number.isFinite(dueMs) || dueMs <= entry.lastDue) continue;
       entry.lastDue = dueMs;
+      entry.nextDue = earliestDue(entry.schedules, dueMs);
       due.push({ entry, dueMs });
     }
     // `after:host-service` schedules run right after the service they follow (a calculation, or a

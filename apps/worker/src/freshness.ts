@@ -1,8 +1,8 @@
 import { agentSilentReason, agentSilentSince, itemFreshness, STALE_STATUS, staleAt, staleReason } from "@tidemark/alerts";
 import type { Database } from "@tidemark/db/client";
 import {
+  deployedConfigurationRevision,
   type FreshnessItem,
-  freshnessRevision,
   loadFreshnessAgents,
   loadFreshnessItems,
   loadLastPointTimes,
@@ -21,7 +21,7 @@ const ITEMS_RELOAD_MS = 60_000;
  * like any result. The made-up result's time is the instant the silence began, so a worker
  * restarted or running beside another queues the same result, which the evaluator takes once.
  *
- * The items are loaded with their newest point when the configuration changes (freshnessRevision)
+ * The items are loaded with their newest point when the configuration changes (deployedConfigurationRevision)
  * or a minute has passed, not at every look: between loads an item's remembered newest point can
  * only be older than the real one, and an item is only ever fresher with newer data, so an item
  * fresh by what is remembered is fresh, and only the others' newest points are read again.
@@ -116,7 +116,7 @@ export class FreshnessWatch {
 
   /** Loads the items again when the configuration changed or ITEMS_RELOAD_MS passed. */
   private async refreshItems(): Promise<void> {
-    const revision = await freshnessRevision(this.db);
+    const revision = await deployedConfigurationRevision(this.db);
     if (revision === this.itemsRevision && Date.now() - this.itemsLoadedAt < ITEMS_RELOAD_MS) return;
     this.itemsLoadedAt = Date.now();
     this.items = (await loadFreshnessItems(this.db)).map((item) => ({

@@ -35,3 +35,12 @@ export function latestDue(schedule: Schedule, now: number, since: number): numbe
   for (let next = schedule.times.next(since); next !== null && next <= now; next = schedule.times.next(next)) due = next;
   return due;
 }
+
+/**
+ * The first instant after `since` at which the schedule falls due (null: never, as for run-after
+ * schedules). `latestDue(schedule, now, since)` finds a run exactly when this is at or before
+ * `now`, so the scheduler need not look at a service again until then.
+ */
+export function nextDue(schedule: Schedule, since: number): number | null {
+  return schedule.kind === "after" ? null : schedule.times.next(since);
+}

@@ -8,6 +8,7 @@ import type { Configuration } from "@tidemark/model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CalculationScheduler } from "../src/calculations.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
+import { nextDue, parseSchedule } from "../src/schedule.ts";
 import { OrganizationWindows } from "../src/series-window.ts";
 
 /** bischeck:// calculations run once per due instant, however many workers there are. */
@@ -109,6 +110,41 @@ describe("calculations run as deployed", () => {
   });
 });
 
+describe("calculations read again only when the deployed configuration changed", () => {
+  it("looks at the revision every tick, reads the calculations once, and again after a deployment, whose expression then runs", async () => {
+    const { org } = await organization();
+    // Every tick looks at the revision (reloadEveryMs 0).
+    const s = new CalculationScheduler(db, new OrganizationCache(db, 0), new OrganizationWindows(), () => {}, 0);
+    await s.tick(T0);
+    await s.tick(T0 + 60_000);
+    expect(s.stats.loads).toBe(1);
+    const resultsAfter = async (ms: number) => (await stored(org)).filter(([, ts]) => ts > ms).map(([key, , value]) => [key, value]);
+    expect(await resultsAfter(T0)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, 30]));
+
+    await execute(
+      db,
+      `UPDATE service_items SET exec_statement = 'max(h-src-v[0:2])', updated_at = now() WHERE organization_id = $1 AND series_key LIKE 'h-avg%'`,
+      [org],
+    );
+    await deployDraft(db, { organizationId: org, createdBy: null, message: "max" });
+    await s.tick(T0 + 120_000);
+    expect(s.stats.loads).toBe(2);
+    expect(await resultsAfter(T0 + 60_000)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, 60]));
+    await s.tick(T0 + 121_000);
+    expect(s.stats.loads).toBe(2);
+  });
+
+  it("runs a calculation at its very due instant (the scheduler skips a service until then, not a millisecond longer)", async () => {
+    const { org, services } = await organization();
+    const s = scheduler();
+    await s.tick(T0);
+    const first = services[0]!;
+    const due = nextDue(parseSchedule(first.schedules[0]!, first.serviceId, first.timeZone), T0)!;
+    await s.tick(due);
+    expect(await stored(org)).toContainEqual([`h-${first.service}-avg`, due, 30]);
+  });
+});
+
 describe("calculations across workers", () => {
   it("two workers given the same due runs: each runs once, its result stored once", async () => {
     const { org, services } = await organization();
@@ -150,7 +186,7 @@ describe("calculation leases", () => {
     const broken = services.map((s) => (s === failing ? { ...s, items: s.items.map((it) => ({ ...it, execStatement: "avg((" })) } : s));
     const worker = scheduler();
     expect(await worker.runAll(broken.map((service) => ({ service, dueMs: due })))).toBe(3);
-    expect(worker.stats).toEqual({ runs: 2, failures: 1 });
+    expect(worker.stats).toEqual({ runs: 2, failures: 1, loads: 0 });
     expect(await stored(org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, name === failing.service ? null : 30]));
     const leases = await queryRows<{ service_id: string; finished: boolean; error: string | null }>(
       db,

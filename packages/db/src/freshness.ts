@@ -60,14 +60,17 @@ export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]>
 }
 
 /**
- * Changes whenever what loadFreshnessItems returns could change other than by new points: a
- * deployment, a service's agent or schedules, an item, an agent, an organisation's time zone.
- * A few aggregates over the configuration tables, far cheaper than the items themselves.
+ * Changes whenever the deployed configuration of any organisation, or a row the worker joins it
+ * with, may have: a deployment or rollback, a host, a service (its agent, schedules, row), an
+ * item, an agent, an organisation's time zone. A few aggregates over the configuration tables, far
+ * cheaper than what they stand for: the worker re-reads its freshness items and its calculations
+ * (loadFreshnessItems, loadCalculationServices) only when it changed.
  */
-export async function freshnessRevision(db: Database): Promise<string> {
+export async function deployedConfigurationRevision(db: Database): Promise<string> {
   const { rows } = await poolOf(db).query<{ rev: string }>(
     `SELECT concat_ws(':',
        (SELECT count(*) || '/' || coalesce(sum(deployment_version), 0) FROM deployed_items),
+       (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM hosts),
        (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM services),
        (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM service_items),
        (SELECT count(*) || '/' || count(revoked_at) || '/' || coalesce(max(created_at)::text, '') FROM agents),

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { latestDue, parseSchedule } from "../../src/schedule.ts";
+import { latestDue, nextDue, parseSchedule } from "../../src/schedule.ts";
 
 const T = Date.UTC(2026, 10, 23, 10, 0, 7); // a Monday
 
@@ -44,5 +45,32 @@ describe("schedules", () => {
 
   it("refuses what is none of the three", () => {
     expect(() => parseSchedule("every five minutes", "x")).toThrow();
+  });
+
+  // The scheduler does not look at a service again before its nextDue: that must lose no run.
+  it("a run falls due by `now` exactly when the next due instant after the last run is at or before `now`", () => {
+    const texts = ["30S", "5M", "1H", "0 15 10 ? * MON-FRI", "0 0/5 * * * ?", "0 0 12 ? * 2", "after:h-s"];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...texts),
+        fc.constantFrom("UTC", "Europe/Stockholm", "America/New_York"),
+        fc.string({ minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 0, max: 14 * 86_400_000 }),
+        fc.integer({ min: -3_600_000, max: 3 * 86_400_000 }),
+        (text, timeZone, serviceId, sinceOffset, ahead) => {
+          const schedule = parseSchedule(text, serviceId, timeZone);
+          const since = T + sinceOffset;
+          const now = since + ahead;
+          const next = nextDue(schedule, since);
+          expect(latestDue(schedule, now, since) !== null).toBe(next !== null && next <= now);
+          if (next === null) return;
+          expect(next).toBeGreaterThan(since);
+          // The boundary itself: due at that very instant, not a millisecond before.
+          expect(latestDue(schedule, next, since)).toBe(next);
+          expect(latestDue(schedule, next - 1, since)).toBeNull();
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,0 +1,90 @@
+import type { Database } from "@tidemark/db/client";
+import { insertPoints } from "@tidemark/db/metrics";
+import { execute, queryRows } from "@tidemark/db/testing";
+import { cpuMs } from "./stats.ts";
+
+/**
+ * The raw limit of a pipeline cycle, measured in the run that measured the cycle: the rows one
+ * cycle stores, each kind written straight into its table by one plain statement — no queue, no
+ * lookups, no decisions. Two figures come out of it:
+ *
+ * - `pointsMs`: the cycle's points alone (the `cycleToRawInsertRatio` denominator);
+ * - `storedMs`: the points plus every row a cycle durably stores besides them — each evaluated
+ *   series' latest state (`item_states`), its alert memory (`alert_tracks`) and the cycle's state
+ *   changes — counted in the database after the cycle, not assumed.
+ *
+ * Each write goes three times with new instants (the median is kept, as one short write on a
+ * shared machine varies 3×). Run after the measured cycles: it overwrites the series' states.
+ */
+export async function rawWriteOfOneCycle(
+  db: Database,
+  organizationId: string,
+  { points, lastCycleTs, freshFromMs }: { points: number; lastCycleTs: number; freshFromMs: number },
+) {
+  const [counts] = await queryRows<{ states: number[]; tracks: number[]; changes: number; probe: number }>(
+    db,
+    `SELECT (SELECT array_agg(st.series_id::float8) FROM item_states st JOIN series s ON s.id = st.series_id WHERE s.organization_id = $1) AS states,
+            (SELECT array_agg(t.series_id::float8) FROM alert_tracks t JOIN series s ON s.id = t.series_id WHERE s.organization_id = $1) AS tracks,
+            (SELECT count(*)::int FROM state_changes c JOIN series s ON s.id = c.series_id
+              WHERE s.organization_id = $1 AND c.ts >= to_timestamp($2::float8 / 1000)) AS changes,
+            (SELECT min(id)::float8 FROM series WHERE organization_id = $1) AS probe`,
+    [organizationId, lastCycleTs],
+  );
+  const states = counts?.states ?? [];
+  const tracks = counts?.tracks ?? [];
+  const changes = counts?.changes ?? 0;
+  const probe = counts?.probe ?? 0;
+
+  const median = async (write: (round: number) => Promise<unknown>) => {
+    const ms: number[] = [];
+    for (let round = 1; round <= 3; round++) ms.push((await cpuMs(() => write(round))).wallMs);
+    return ms.sort((a, b) => a - b)[1]!;
+  };
+  // New instants per round and per kind, clear of everything the cycles wrote.
+  const instant = (kind: number, round: number, i = 0) => new Date(freshFromMs + (kind * 10 + round) * 1_000_000 + i);
+
+  const pointsMs = await median((round) =>
+    insertPoints(
+      db,
+      Array.from({ length: points }, (_, i) => ({ seriesId: probe, ts: instant(0, round, i), value: i })),
+    ),
+  );
+  const statesMs = await median((round) =>
+    execute(
+      db,
+      `INSERT INTO item_states (series_id, ts, state, hard_state, soft_count)
+       SELECT unnest($1::bigint[]), $2::timestamptz, 'OK', 'OK', 0
+       ON CONFLICT (series_id) DO UPDATE SET ts = excluded.ts, state = excluded.state, hard_state = excluded.hard_state, soft_count = excluded.soft_count`,
+      [states, instant(1, round).toISOString()],
+    ),
+  );
+  const tracksMs = await median((round) =>
+    execute(
+      db,
+      `INSERT INTO alert_tracks (series_id, recent_states, flapping, flap_percent, recovering_since, last_ts)
+       SELECT unnest($1::bigint[]), 'OOOOOOOOOOOOOOOOOOOOO', false, 0, NULL, $2::timestamptz
+       ON CONFLICT (series_id) DO UPDATE SET recent_states = excluded.recent_states, flapping = excluded.flapping,
+         flap_percent = excluded.flap_percent, recovering_since = excluded.recovering_since, last_ts = excluded.last_ts`,
+      [tracks, instant(2, round).toISOString()],
+    ),
+  );
+  const changesMs = await median((round) =>
+    execute(
+      db,
+      `INSERT INTO state_changes (series_id, ts, state, hard, value, threshold, warning, critical, explanation)
+       SELECT unnest($1::bigint[]), $2::timestamptz, 'WARNING', false, 1, 1, 1, 2, 'raw'`,
+      [states.slice(0, changes), instant(3, round).toISOString()],
+    ),
+  );
+  return {
+    rows: { points, itemStates: states.length, alertTracks: tracks.length, stateChanges: changes },
+    ms: {
+      points: Math.round(pointsMs),
+      itemStates: Math.round(statesMs),
+      alertTracks: Math.round(tracksMs),
+      stateChanges: Math.round(changesMs),
+    },
+    pointsMs,
+    storedMs: pointsMs + statesMs + tracksMs + changesMs,
+  };
+}
