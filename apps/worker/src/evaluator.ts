@@ -107,8 +107,12 @@ export class Evaluator {
   private readonly remembered = new Map<string, RememberedStates>();
   /** Shards (organisation/shard) this worker believes it evaluated last: it returns to them first, its memory of them current. */
   private readonly lastEvaluated = new Set<string>();
-  /** Window keys last loaded as another shard's reads (not by evaluating them). */
-  private readonly readAcrossShards = new Set<number>();
+  /**
+   * Series read as another shard's reads since their own shard last evaluated them here, each
+   * with the newest point the window held at the first such read: what came after it was read
+   * ahead of its evaluation.
+   */
+  private readonly readAcrossShards = new Map<number, number>();
   /** Milliseconds spent per phase since start, over committed and failed batches alike. */
   readonly phaseMs: Record<EvaluationPhase, number> = { claim: 0, load: 0, evaluate: 0, alerts: 0, write: 0, commit: 0 };
   private mark = 0;
@@ -235,11 +239,11 @@ export class Evaluator {
     known: RememberedStates,
   ): Promise<Map<number, ItemStateRow>> {
     points.sort((a, b) => a.ts - b.ts || a.seriesId - b.seriesId);
-    const firstInBatch = new Map<number, number>();
-    for (const p of points) if (!firstInBatch.has(p.seriesId)) firstInBatch.set(p.seriesId, p.ts);
+    const batchSeries = new Set<number>();
+    for (const p of points) batchSeries.add(p.seriesId);
     const wanted = new Set<string>();
     const unknownStates: number[] = [];
-    for (const seriesId of firstInBatch.keys()) {
+    for (const seriesId of batchSeries) {
       const item = config.bySeriesId.get(seriesId);
       if (!item) continue;
       wanted.add(item.seriesKey);
@@ -247,12 +251,17 @@ export class Evaluator {
       for (const key of config.readsBySeriesId.get(seriesId) ?? []) wanted.add(key);
       if (!known.bySeriesId.has(seriesId) && !known.withoutState.has(seriesId)) unknownStates.push(seriesId);
     }
+    this.lap("evaluate");
+    const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
+    // Remembered once the batch commits, with the states it writes (which take these out again).
+    for (const seriesId of unknownStates) if (!loaded.has(seriesId)) known.withoutState.add(seriesId);
+    this.lap("load");
     // A series of another shard was read with whatever was stored, possibly past what its own
-    // shard has evaluated: once its own shard comes here, the points from the batch's first on are
-    // taken back (evaluation appends them again). What it kept is what its own shard evaluated,
-    // plus stored points older than the batch, as a catch-up would leave it: once caught up while
-    // this worker is the shard's last evaluator (RememberedStates.caughtUp) it is current, and only
-    // older points that the taken-back ones pushed out of a full window are loaded again
+    // shard has evaluated: once its own shard comes here, what was read ahead is taken back
+    // (evaluation appends it again). What it kept is what its own shard evaluated, plus stored
+    // points older than the batch, as a catch-up would leave it: once caught up while this worker
+    // is the shard's last evaluator (RememberedStates.caughtUp) it is current, and only older
+    // points that the taken-back ones pushed out of a full window are loaded again
     // (SeriesWindow.olderMissing).
     const window = this.windows.of(config.organizationId);
     const ownShard: number[] = [];
@@ -261,19 +270,34 @@ export class Evaluator {
       if (seriesId === undefined) continue;
       // Series ids are unique across organisations, keys only within one.
       if (shardOf(seriesId) !== shard) {
-        this.readAcrossShards.add(seriesId);
+        if (!this.readAcrossShards.has(seriesId)) this.readAcrossShards.set(seriesId, window.newestTs(key) ?? Number.NEGATIVE_INFINITY);
         continue;
       }
       ownShard.push(seriesId);
-      if (this.readAcrossShards.delete(seriesId)) window.takeBackFrom(key, firstInBatch.get(seriesId) ?? Number.POSITIVE_INFINITY);
+      const settled = this.readAcrossShards.get(seriesId);
+      // Points are stamped in whole milliseconds: from the next one on was read ahead.
+      if (settled !== undefined) window.takeBackFrom(key, settled + 1);
+      this.readAcrossShards.delete(seriesId);
     }
+    // Each series' history is loaded up to its batch's first point newer than everything it
+    // settled (held in the window, or evaluated by the state machine), so that `[0]` is always the
+    // point being evaluated. The batch's earlier points are late (older than points already
+    // evaluated): they are stored but not evaluated, and their history keeps the points after them.
+    const headFrom = new Map<number, number>();
+    const horizon = Date.now() + MAX_FUTURE_SKEW_MS;
+    const settledBySeries = new Map<number, number>();
+    for (const seriesId of batchSeries) {
+      const key = config.bySeriesId.get(seriesId)?.seriesKey;
+      const state = loaded.get(seriesId) ?? known.bySeriesId.get(seriesId);
+      const stateTs = state && state.ts <= horizon ? state.ts : Number.NEGATIVE_INFINITY;
+      const held = key === undefined ? undefined : window.newestTs(key);
+      settledBySeries.set(seriesId, Math.max(stateTs, held ?? Number.NEGATIVE_INFINITY));
+    }
+    for (const p of points) if (!headFrom.has(p.seriesId) && p.ts > settledBySeries.get(p.seriesId)!) headFrom.set(p.seriesId, p.ts);
     this.lap("evaluate");
-    await refreshWindow(client, window, config, wanted, firstInBatch, (seriesId) => known.caughtUp.has(seriesId));
+    await refreshWindow(client, window, config, wanted, headFrom, (seriesId) => known.caughtUp.has(seriesId));
     // Should the batch fail, the memory goes and these are caught up again.
     for (const seriesId of ownShard) known.caughtUp.add(seriesId);
-    const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
-    // Remembered once the batch commits, with the states it writes (which take these out again).
-    for (const seriesId of unknownStates) if (!loaded.has(seriesId)) known.withoutState.add(seriesId);
     this.lap("load");
     return loaded;
   }
@@ -295,7 +319,7 @@ export class Evaluator {
       if (!item) continue;
       // A result the worker made up for missing data is no data: it stays out of the window.
       const stale = point.status === STALE_STATUS;
-      if (!stale) window.append(item.seriesKey, point.ts, point.value);
+      if (!stale) window.add(item.seriesKey, point.ts, point.value);
       const plugin = point.status == null ? null : pluginState(point.status);
       const previous = states.get(point.seriesId) ?? known.get(point.seriesId);
       // A point older than the last evaluated one is stored but cannot rewind the state machine

@@ -106,6 +106,18 @@ export class SeriesWindow implements SeriesData {
     if (h) h.olderMissing = 0;
   }
 
+  /**
+   * Adds an evaluated point. A point newer than the newest held is appended; an older one (a late
+   * point, stored after newer ones) takes its place in time order unless it is held already
+   * (loaded with the history before the batch), so that the window holds what a load afresh would.
+   */
+  add(key: string, ts: number, value: number | null): void {
+    const h = this.held.get(key);
+    if (!h) return;
+    if (ts > h.newestTs) this.append(key, ts, value);
+    else if (!h.data.hasPointAt(key, ts)) h.data.append(key, ts, value);
+  }
+
   append(key: string, ts: number, value: number | null): void {
     const h = this.held.get(key);
     if (!h || ts <= h.newestTs) return;

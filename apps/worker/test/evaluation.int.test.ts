@@ -223,6 +223,79 @@ describe("from ingest to states", () => {
     expect(q.map((r) => [r.ts, r.threshold])).toEqual([30, 31, 32].map((i) => [minute(i), v(i - 15)]));
   });
 
+  describe("a late point (older than one already evaluated) arriving with a new one", () => {
+    // In time order the history is 0, 1, 1½ (late), 2, 3. A threshold reading the two points
+    // before 3 reads 2 and 1½ (12 + 500), as from a window loaded afresh after the batch; a window
+    // that took the late point back with everything after it read 1½ and 1 (500 + 11), one that
+    // left it out 2 and 1 (12 + 11). The late point itself is stored, not evaluated: it cannot
+    // rewind the state machine.
+    const late = minute(1) + 30_000;
+    const history = [0, 1, 2].map((i) => ({ ts: minute(i), value: 10 + i }));
+    const lateBatch = [
+      { ts: late, value: 500 },
+      { ts: minute(3), value: 13 },
+    ];
+
+    async function scenario(items: { name: string; policy: ThresholdPolicy | null }[]) {
+      const org = await orgWithItems(items);
+      const send = (key: string, results: { ts: number; value: number }[]) =>
+        ingestBatch(db, {
+          organizationId: org,
+          agentId: null,
+          batch: { batchId: `b-${crypto.randomUUID()}`, results: results.map((r) => ({ key, ...r })) },
+        });
+      const records: EvaluationRecord[] = [];
+      const ids = async () =>
+        new Map(
+          (
+            await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [org])
+          ).map((r) => [r.key, r.id]),
+        );
+      return { org, send, records, ids, evaluator: () => newEvaluator(records, org) };
+    }
+
+    it.each(["held", "loaded afresh", "read ahead by another shard"] as const)(
+      "is in the window of its series, and no point after it is lost (window %s)",
+      async (windowOf) => {
+        const { send, records, ids, evaluator } = await scenario([
+          { name: "q", policy: policy({ kind: "expression", source: "h-s-q[1] + h-s-q[2]" }) },
+          { name: "r", policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) },
+        ]);
+        const first = evaluator();
+        await send("h-s-q", history);
+        // r, in another shard, reads q: at 0 after q's history is evaluated, and at 3 ahead of q's batch.
+        if (windowOf === "read ahead by another shard") await send("h-s-r", [{ ts: minute(0), value: 1 }]);
+        await drainQueue(first);
+        if (windowOf === "read ahead by another shard") await send("h-s-r", [{ ts: minute(3), value: 1 }]);
+        await send("h-s-q", lateBatch);
+        records.length = 0;
+        await drainQueue(windowOf === "loaded afresh" ? evaluator() : first);
+        const seriesIds = await ids();
+        if (windowOf === "read ahead by another shard") expect(shardOf(seriesIds.get("h-s-q")!)).not.toBe(shardOf(seriesIds.get("h-s-r")!));
+        expect(records.filter((r) => r.seriesId === seriesIds.get("h-s-q")).map((r) => [r.ts, r.threshold])).toEqual([[minute(3), 512]]);
+      },
+    );
+
+    it("is in the window of a series without a threshold that another shard reads", async () => {
+      const { send, records, ids, evaluator } = await scenario([
+        { name: "n", policy: null },
+        { name: "r", policy: policy({ kind: "expression", source: "h-s-n[1] + h-s-n[2]" }) },
+      ]);
+      const worker = evaluator();
+      await send("h-s-n", history);
+      await send("h-s-r", [{ ts: minute(0), value: 1 }]);
+      await drainQueue(worker);
+      await send("h-s-n", lateBatch);
+      await drainQueue(worker);
+      await send("h-s-r", [{ ts: minute(3), value: 1 }]);
+      records.length = 0;
+      await drainQueue(worker);
+      const seriesIds = await ids();
+      expect(shardOf(seriesIds.get("h-s-n")!)).not.toBe(shardOf(seriesIds.get("h-s-r")!));
+      expect(records.map((r) => [r.seriesId, r.ts, r.threshold])).toEqual([[seriesIds.get("h-s-r"), minute(3), 512]]);
+    });
+  });
+
   it("a worker that dies mid-batch loses nothing: its claim returns to the queue", async () => {
     const org = await orgWithItems([{ name: "z", policy: policy({ kind: "constant", value: 100 }) }]);
     await ingestBatch(db, {

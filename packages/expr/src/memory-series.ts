@@ -172,6 +172,14 @@ export class InMemorySeriesData implements SeriesData {
     return this.series.get(series)?.dropFrom(ts) ?? 0;
   }
 
+  /** Whether the series holds a point stamped exactly `ts`. */
+  hasPointAt(series: string, ts: number): boolean {
+    const ring = this.series.get(series);
+    if (ring === undefined) return false;
+    const at = ring.lowerBound(ts);
+    return at < ring.size && ring.tsAt(at) === ts;
+  }
+
   delete(series: string): void {
     this.series.delete(series);
   }

@@ -116,6 +116,7 @@ describe("InMemorySeriesData", () => {
               model.append(ts, ts);
             }
             expect(d.timeRange("s", null, null)).toEqual(model.timeRange(null, null));
+            expect(d.hasPointAt("s", ts)).toBe(model.points.some((p) => p.ts === ts));
           }
         },
       ),
