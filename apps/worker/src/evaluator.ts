@@ -8,6 +8,7 @@ import {
   type EvaluationRecord,
   type ItemStateRow,
   loadItemStates,
+  loadSettledBefore,
   type QueuedPoint,
   shardOf,
   type Transaction,
@@ -283,18 +284,30 @@ export class Evaluator {
     // settled (held in the window, or evaluated by the state machine), so that `[0]` is always the
     // point being evaluated. The batch's earlier points are late (older than points already
     // evaluated): they are stored but not evaluated, and their history keeps the points after them.
-    const headFrom = new Map<number, number>();
+    // A series without a state whose window is not current (loaded afresh, or last evaluated by
+    // another worker) asks the database: one round trip, after a restart or a shard taken over.
     const horizon = Date.now() + MAX_FUTURE_SKEW_MS;
     const settledBySeries = new Map<number, number>();
-    for (const seriesId of batchSeries) {
+    const batchMsBySeries = new Map<number, number[]>();
+    for (const p of points) {
+      const list = batchMsBySeries.get(p.seriesId);
+      if (list) list.push(p.ts);
+      else batchMsBySeries.set(p.seriesId, [p.ts]);
+    }
+    const unsettled: { seriesId: number; lastMs: number; batchMs: number[] }[] = [];
+    for (const [seriesId, batchMs] of batchMsBySeries) {
       const key = config.bySeriesId.get(seriesId)?.seriesKey;
       const state = loaded.get(seriesId) ?? known.bySeriesId.get(seriesId);
       const stateTs = state && state.ts <= horizon ? state.ts : Number.NEGATIVE_INFINITY;
       const held = key === undefined ? undefined : window.newestTs(key);
       settledBySeries.set(seriesId, Math.max(stateTs, held ?? Number.NEGATIVE_INFINITY));
+      if (!state && !known.caughtUp.has(seriesId)) unsettled.push({ seriesId, lastMs: batchMs[batchMs.length - 1]!, batchMs });
     }
-    for (const p of points) if (!headFrom.has(p.seriesId) && p.ts > settledBySeries.get(p.seriesId)!) headFrom.set(p.seriesId, p.ts);
     this.lap("evaluate");
+    for (const [seriesId, ts] of await loadSettledBefore(client, unsettled))
+      settledBySeries.set(seriesId, Math.max(settledBySeries.get(seriesId)!, ts));
+    const headFrom = new Map<number, number>();
+    for (const p of points) if (!headFrom.has(p.seriesId) && p.ts > settledBySeries.get(p.seriesId)!) headFrom.set(p.seriesId, p.ts);
     await refreshWindow(client, window, config, wanted, headFrom, (seriesId) => known.caughtUp.has(seriesId));
     // Should the batch fail, the memory goes and these are caught up again.
     for (const seriesId of ownShard) known.caughtUp.add(seriesId);

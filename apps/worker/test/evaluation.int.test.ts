@@ -276,24 +276,29 @@ describe("from ingest to states", () => {
       },
     );
 
-    it("is in the window of a series without a threshold that another shard reads", async () => {
-      const { send, records, ids, evaluator } = await scenario([
-        { name: "n", policy: null },
-        { name: "r", policy: policy({ kind: "expression", source: "h-s-n[1] + h-s-n[2]" }) },
-      ]);
-      const worker = evaluator();
-      await send("h-s-n", history);
-      await send("h-s-r", [{ ts: minute(0), value: 1 }]);
-      await drainQueue(worker);
-      await send("h-s-n", lateBatch);
-      await drainQueue(worker);
-      await send("h-s-r", [{ ts: minute(3), value: 1 }]);
-      records.length = 0;
-      await drainQueue(worker);
-      const seriesIds = await ids();
-      expect(shardOf(seriesIds.get("h-s-n")!)).not.toBe(shardOf(seriesIds.get("h-s-r")!));
-      expect(records.map((r) => [r.seriesId, r.ts, r.threshold])).toEqual([[seriesIds.get("h-s-r"), minute(3), 512]]);
-    });
+    it.each(["read ahead by another shard", "loaded afresh"] as const)(
+      "is in the window of a series without a threshold that another shard reads (window %s)",
+      async (windowOf) => {
+        const { send, records, ids, evaluator } = await scenario([
+          { name: "n", policy: null },
+          { name: "r", policy: policy({ kind: "expression", source: "h-s-n[1] + h-s-n[2]" }) },
+        ]);
+        const first = evaluator();
+        await send("h-s-n", history);
+        await send("h-s-r", [{ ts: minute(0), value: 1 }]);
+        await drainQueue(first);
+        // Loaded afresh: another worker (a restart) takes n's batch, which nothing tells is late but the database.
+        const second = windowOf === "loaded afresh" ? evaluator() : first;
+        await send("h-s-n", lateBatch);
+        await drainQueue(second);
+        await send("h-s-r", [{ ts: minute(3), value: 1 }]);
+        records.length = 0;
+        await drainQueue(second);
+        const seriesIds = await ids();
+        expect(shardOf(seriesIds.get("h-s-n")!)).not.toBe(shardOf(seriesIds.get("h-s-r")!));
+        expect(records.map((r) => [r.seriesId, r.ts, r.threshold])).toEqual([[seriesIds.get("h-s-r"), minute(3), 512]]);
+      },
+    );
   });
 
   it("a worker that dies mid-batch loses nothing: its claim returns to the queue", async () => {

@@ -446,6 +446,31 @@ export async function loadRecentPoints(db: Database | Transaction, requests: His
   return out;
 }
 
+/**
+ * For each series, its newest stored point at or before `lastMs` that is not one of `batchMs`
+ * (a batch's own points): what the series had settled before the batch, asked only when neither
+ * the worker's window nor a state tells it. Each lookup walks the series' index back from
+ * `lastMs` past the batch's points.
+ */
+export async function loadSettledBefore(
+  client: Transaction,
+  series: { seriesId: number; lastMs: number; batchMs: number[] }[],
+): Promise<Map<number, number>> {
+  if (series.length === 0) return new Map();
+  const { rows } = await client.query<{ series_id: number; ms: number }>(
+    `SELECT r.series_id::float8 AS series_id, extract(epoch FROM p.ts)::float8 * 1000 AS ms
+     FROM unnest($1::bigint[], $2::float8[], $3::text[]) AS r(series_id, last_ms, batch_ms)
+     CROSS JOIN LATERAL (
+       SELECT m.ts FROM metric_points m
+       WHERE m.series_id = r.series_id AND m.ts <= to_timestamp(r.last_ms / 1000)
+         AND m.ts <> ALL (ARRAY(SELECT to_timestamp(b / 1000) FROM unnest(r.batch_ms::float8[]) AS b))
+       ORDER BY m.ts DESC LIMIT 1
+     ) p`,
+    [arrayLiteral(series.map((s) => s.seriesId)), arrayLiteral(series.map((s) => s.lastMs)), series.map((s) => `{${s.batchMs.join(",")}}`)],
+  );
+  return new Map(rows.map((r) => [r.series_id, Math.round(r.ms)]));
+}
+
 export interface ItemStateRow {
   seriesId: number;
   ts: number;

@@ -21,6 +21,7 @@ export {
   loadEvaluatedItems,
   loadItemStates,
   loadRecentPoints,
+  loadSettledBefore,
   type QueuedPoint,
   queueDepth,
   queueStoredPoints,
