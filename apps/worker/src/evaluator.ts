@@ -240,11 +240,16 @@ export class Evaluator {
     known: RememberedStates,
   ): Promise<Map<number, ItemStateRow>> {
     points.sort((a, b) => a.ts - b.ts || a.seriesId - b.seriesId);
-    const batchSeries = new Set<number>();
-    for (const p of points) batchSeries.add(p.seriesId);
+    // Each series' instants in the batch, in time order.
+    const batchMsBySeries = new Map<number, number[]>();
+    for (const p of points) {
+      const list = batchMsBySeries.get(p.seriesId);
+      if (list) list.push(p.ts);
+      else batchMsBySeries.set(p.seriesId, [p.ts]);
+    }
     const wanted = new Set<string>();
     const unknownStates: number[] = [];
-    for (const seriesId of batchSeries) {
+    for (const seriesId of batchMsBySeries.keys()) {
       const item = config.bySeriesId.get(seriesId);
       if (!item) continue;
       wanted.add(item.seriesKey);
@@ -288,26 +293,22 @@ export class Evaluator {
     // another worker) asks the database: one round trip, after a restart or a shard taken over.
     const horizon = Date.now() + MAX_FUTURE_SKEW_MS;
     const settledBySeries = new Map<number, number>();
-    const batchMsBySeries = new Map<number, number[]>();
-    for (const p of points) {
-      const list = batchMsBySeries.get(p.seriesId);
-      if (list) list.push(p.ts);
-      else batchMsBySeries.set(p.seriesId, [p.ts]);
-    }
     const unsettled: { seriesId: number; lastMs: number; batchMs: number[] }[] = [];
     for (const [seriesId, batchMs] of batchMsBySeries) {
       const key = config.bySeriesId.get(seriesId)?.seriesKey;
       const state = loaded.get(seriesId) ?? known.bySeriesId.get(seriesId);
-      const stateTs = state && state.ts <= horizon ? state.ts : Number.NEGATIVE_INFINITY;
       const held = key === undefined ? undefined : window.newestTs(key);
-      settledBySeries.set(seriesId, Math.max(stateTs, held ?? Number.NEGATIVE_INFINITY));
+      settledBySeries.set(seriesId, Math.max(evaluatedUpTo(state, horizon), held ?? Number.NEGATIVE_INFINITY));
       if (!state && !known.caughtUp.has(seriesId)) unsettled.push({ seriesId, lastMs: batchMs[batchMs.length - 1]!, batchMs });
     }
     this.lap("evaluate");
     for (const [seriesId, ts] of await loadSettledBefore(client, unsettled))
       settledBySeries.set(seriesId, Math.max(settledBySeries.get(seriesId)!, ts));
     const headFrom = new Map<number, number>();
-    for (const p of points) if (!headFrom.has(p.seriesId) && p.ts > settledBySeries.get(p.seriesId)!) headFrom.set(p.seriesId, p.ts);
+    for (const [seriesId, batchMs] of batchMsBySeries) {
+      const head = batchMs.find((ts) => ts > settledBySeries.get(seriesId)!);
+      if (head !== undefined) headFrom.set(seriesId, head);
+    }
     await refreshWindow(client, window, config, wanted, headFrom, (seriesId) => known.caughtUp.has(seriesId));
     // Should the batch fail, the memory goes and these are caught up again.
     for (const seriesId of ownShard) known.caughtUp.add(seriesId);
@@ -337,7 +338,7 @@ export class Evaluator {
       const previous = states.get(point.seriesId) ?? known.get(point.seriesId);
       // A point older than the last evaluated one is stored but cannot rewind the state machine
       // (unless that one was stamped in the future).
-      if (previous && point.ts <= previous.ts && previous.ts <= horizon) continue;
+      if (point.ts <= evaluatedUpTo(previous, horizon)) continue;
       const result =
         item.policy && !stale
           ? evaluateThreshold(item.policy, {
@@ -367,6 +368,15 @@ export class Evaluator {
     }
     return records;
   }
+}
+
+/**
+ * The instant up to which a series' state machine has evaluated: a point at or before it is late
+ * (stored, not evaluated). A state stamped past the horizon (stored before ingest refused points
+ * from that far ahead) holds nothing back.
+ */
+function evaluatedUpTo(state: ItemStateRow | undefined, horizon: number): number {
+  return state && state.ts <= horizon ? state.ts : Number.NEGATIVE_INFINITY;
 }
 
 const shardKey = (organizationId: string, shard: number) => `${organizationId}/${shard}`;

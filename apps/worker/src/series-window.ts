@@ -92,14 +92,6 @@ export class SeriesWindow implements SeriesData {
     return { count: h.olderMissing, beforeTs: h.data.pointsByIndexRange(key, size - 1, size - 1).ts[0]! };
   }
 
-  /** Adds loaded points: newer than the newest held, or older than the oldest (what olderMissing asked for). */
-  addLoaded(key: string, ts: number, value: number | null): void {
-    const h = this.held.get(key);
-    if (!h) return;
-    if (ts > h.newestTs) this.append(key, ts, value);
-    else h.data.append(key, ts, value);
-  }
-
   /** The points olderMissing asked for are loaded (all there were). */
   olderLoaded(key: string): void {
     const h = this.held.get(key);
@@ -107,9 +99,10 @@ export class SeriesWindow implements SeriesData {
   }
 
   /**
-   * Adds an evaluated point. A point newer than the newest held is appended; an older one (a late
-   * point, stored after newer ones) takes its place in time order unless it is held already
-   * (loaded with the history before the batch), so that the window holds what a load afresh would.
+   * Adds a point, loaded or evaluated. A point newer than the newest held is appended; an older
+   * one — loaded before the oldest (what olderMissing asked for), or evaluated late (stored after
+   * newer ones) — takes its place in time order unless it is held already, so that the window
+   * holds what a load afresh would.
    */
   add(key: string, ts: number, value: number | null): void {
     const h = this.held.get(key);

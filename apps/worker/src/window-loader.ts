@@ -45,7 +45,7 @@ export async function refreshWindow(
   const loaded = await loadRecentPoints(db, requests);
   for (const [seriesId, newestFirst] of loaded) {
     const key = keysById.get(seriesId)!;
-    for (let i = newestFirst.length - 1; i >= 0; i--) window.addLoaded(key, newestFirst[i]!.ts, newestFirst[i]!.value);
+    for (let i = newestFirst.length - 1; i >= 0; i--) window.add(key, newestFirst[i]!.ts, newestFirst[i]!.value);
   }
   for (const key of olderAsked) window.olderLoaded(key);
 }

@@ -466,7 +466,11 @@ export async function loadSettledBefore(
          AND m.ts <> ALL (ARRAY(SELECT to_timestamp(b / 1000) FROM unnest(r.batch_ms::float8[]) AS b))
        ORDER BY m.ts DESC LIMIT 1
      ) p`,
-    [arrayLiteral(series.map((s) => s.seriesId)), arrayLiteral(series.map((s) => s.lastMs)), series.map((s) => `{${s.batchMs.join(",")}}`)],
+    [
+      arrayLiteral(series.map((s) => s.seriesId)),
+      arrayLiteral(series.map((s) => s.lastMs)),
+      arrayLiteral(series.map((s) => `{${s.batchMs.join(",")}}`)),
+    ],
   );
   return new Map(rows.map((r) => [r.series_id, Math.round(r.ms)]));
 }
