@@ -3,14 +3,12 @@ import type { Database } from "@tidemark/db/client";
 import {
   addEvaluationWrites,
   claimEvaluationWork,
-  type DueShard,
   dueShards,
   type EvaluationRecord,
   type ItemStateRow,
   loadItemStates,
   loadSettledBefore,
   type QueuedPoint,
-  shardOf,
   type Transaction,
   WriteStatement,
 } from "@tidemark/db/evaluation";
@@ -19,6 +17,8 @@ import { evaluateThreshold, INITIAL_HARD_STATE, nextHardState } from "@tidemark/
 import { EvaluatedPoint } from "./evaluated-point.ts";
 import type { OrganizationCache, OrganizationConfig } from "./organization-cache.ts";
 import type { OrganizationWindows } from "./series-window.ts";
+import { type BatchLimits, preferOwnShards, shardKey, shardsForBatch } from "./shard-choice.ts";
+import { BatchMemory, emptyShardMemory, type ShardMemory } from "./shard-memory.ts";
 import { refreshWindow } from "./window-loader.ts";
 
 /** A batch evaluated and not yet written, as the hooks see it. */
@@ -45,7 +45,8 @@ export interface EvaluationHooks {
 export interface BatchResult {
   points: number;
   organizationId: string | null;
-  shard: number | null;
+  /** The shards the batch evaluated (none when it found nothing to take). */
+  shards: number[];
   /** Whether more due work was queued when this batch was claimed. */
   moreQueued: boolean;
 }
@@ -57,31 +58,13 @@ export type EvaluationPhase = (typeof EVALUATION_PHASES)[number];
 export interface EvaluatorOptions {
   /** Queue rows claimed per batch at most. */
   maxQueueRows?: number;
+  /** Points claimed per batch at most (at least one queue row is). */
+  maxBatchPoints?: number;
   /**
    * Points per slice: a batch is evaluated and written slice by slice in its time order, each
    * slice's statement sent while the next slice is evaluated.
    */
   slicePoints?: number;
-}
-
-/** The committed state machines of an organisation's shard this worker evaluated last. */
-interface RememberedStates {
-  config: OrganizationConfig;
-  bySeriesId: Map<number, ItemStateRow>;
-  /**
-   * Series read from item_states and found without a row (items without a threshold or plugin
-   * status have none): only this shard's evaluator writes one, so while the memory is current
-   * they are not asked for again at every batch.
-   */
-  withoutState: Set<number>;
-  alerts: Map<number, SeriesAlertMemory>;
-  /**
-   * Series of the shard whose window this memory caught up with the database: they are current
-   * while it is. The window outlives the memory (it is the organisation's), so a series this
-   * worker held before another worker evaluated the shard is caught up again at its first batch
-   * after the worker takes the shard back, whichever batch took it back.
-   */
-  caughtUp: Set<number>;
 }
 
 /**
@@ -91,25 +74,26 @@ interface RememberedStates {
  * worker killed mid-way leaves its claim for another.
  *
  * Work is partitioned by series: an organisation's series fall into EVALUATION_SHARDS shards,
- * and one worker at a time evaluates a shard (a lock it tries, moving on to the next shard with
- * due work when another worker holds it), so several workers share one organisation while each
- * series keeps one decider and its time order.
+ * and one worker at a time evaluates a shard (a lock it tries, leaving the shard to another
+ * worker that holds it), so several workers share one organisation while each series keeps one
+ * decider and its time order. A batch takes as many of an organisation's due shards as its
+ * limits hold (shardsForBatch): all of them when the work is light, one when each has a backlog.
  *
  * While it stays a shard's last evaluator (the claim tells), the window of the shard's series
  * and their state machines (thresholds and alerts) are current in memory, and a batch costs
- * three round trips after the look at the queue: begin with the lock and claim, the writes (one
- * statement per slice, sent while the next slice is evaluated), commit. Series of other shards
- * that expressions read are caught up from the database every batch.
+ * three round trips after the look at the queue: begin with the locks and claim, the writes (one
+ * statement per slice, sent while the next slice is evaluated), commit. Series of shards the
+ * batch does not hold that expressions read are caught up from the database every batch.
  */
 export class Evaluator {
   /** Identifies this evaluator's memory in evaluation_cursors. */
   private readonly id = `${process.pid}-${crypto.randomUUID()}`;
   /** By organisation and shard. */
-  private readonly remembered = new Map<string, RememberedStates>();
+  private readonly remembered = new Map<string, ShardMemory>();
   /** Shards (organisation/shard) this worker believes it evaluated last: it returns to them first, its memory of them current. */
   private readonly lastEvaluated = new Set<string>();
   /**
-   * Series read as another shard's reads since their own shard last evaluated them here, each
+   * Series read by a batch not holding their shard since their own shard last evaluated them here, each
    * with the newest point the window held at the first such read: what came after it was read
    * ahead of its evaluation.
    */
@@ -131,51 +115,67 @@ export class Evaluator {
     private readonly hooks: EvaluationHooks = {},
     options: EvaluatorOptions = {},
   ) {
-    this.maxQueueRows = options.maxQueueRows ?? 200;
+    this.limits = { maxRows: options.maxQueueRows ?? 200, maxPoints: options.maxBatchPoints ?? 20_000 };
     this.slicePoints = options.slicePoints ?? 2000;
   }
 
-  private readonly maxQueueRows: number;
+  private readonly limits: BatchLimits;
   private readonly slicePoints: number;
 
   async runBatch(): Promise<BatchResult> {
     // The configuration is read before the transaction: on the embedded server an open
     // transaction blocks every other connection, including the pool the cache reads with.
-    const candidates = preferOwnShards(await dueShards(this.db), this.lastEvaluated);
-    for (const { organizationId, shard } of candidates) {
+    let candidates = preferOwnShards(await dueShards(this.db), this.lastEvaluated);
+    while (candidates.length > 0) {
+      const chosen = shardsForBatch(candidates, this.limits);
+      candidates = candidates.filter((c) => !chosen.includes(c));
+      const organizationId = chosen[0]!.organizationId;
       const config = await this.organizations.get(organizationId);
-      const result = await this.evaluateShard(organizationId, shard, config);
+      const result = await this.evaluateShards(
+        organizationId,
+        chosen.map((c) => c.shard),
+        config,
+      );
       if (result) return result;
     }
     // Other workers hold every shard with due work: look again later rather than spin on their locks.
-    return { points: 0, organizationId: null, shard: null, moreQueued: false };
+    return { points: 0, organizationId: null, shards: [], moreQueued: false };
   }
 
-  /** Claims and evaluates a batch of the shard's work; null (nothing changed) when another worker holds the shard or it has none. */
-  private async evaluateShard(organizationId: string, shard: number, config: OrganizationConfig): Promise<BatchResult | null> {
-    const memoryKey = shardKey(organizationId, shard);
+  /** Claims and evaluates a batch of the shards' work; null (nothing changed) when other workers hold the shards or they have none. */
+  private async evaluateShards(organizationId: string, tried: number[], config: OrganizationConfig): Promise<BatchResult | null> {
     this.mark = performance.now();
-    const work = await claimEvaluationWork(this.db, organizationId, shard, this.id, this.maxQueueRows);
+    const work = await claimEvaluationWork(this.db, organizationId, tried, this.id, this.limits);
     this.lap("claim");
     if (!work) return null;
+    const memoryKeys = work.shards.map((shard) => shardKey(organizationId, shard));
     try {
       const client = work.transaction;
-      if (!work.evaluatedLastByThisWorker) this.lastEvaluated.delete(memoryKey);
-      const known = this.rememberedFor(memoryKey, config, work.evaluatedLastByThisWorker);
-      const states = await this.prepare(client, config, shard, work.points, known);
+      const byShard = new Map<number, ShardMemory>();
+      work.shards.forEach((shard, i) => {
+        const current = work.evaluatedLastByThisWorker.includes(shard);
+        if (!current) this.lastEvaluated.delete(memoryKeys[i]!);
+        byShard.set(shard, this.rememberedFor(memoryKeys[i]!, config, current));
+      });
+      const known = new BatchMemory(byShard);
+      const states = await this.prepare(client, config, work.points, known);
       const alerts = new Map<number, SeriesAlertMemory>();
       const alertsBefore: AlertMemoryLookup = {
-        get: (seriesId) => alerts.get(seriesId) ?? known.alerts.get(seriesId),
-        has: (seriesId) => alerts.has(seriesId) || known.alerts.has(seriesId),
+        get: (seriesId) => alerts.get(seriesId) ?? known.get(seriesId),
+        has: (seriesId) => alerts.has(seriesId) || known.has(seriesId),
       };
       // The database writes slice k while this process evaluates slice k + 1: on two cores
       // neither waits for the other (each used to take about half of a batch's time).
       for (let start = 0; start === 0 || start < work.points.length; start += this.slicePoints) {
-        const records = this.evaluateSlice(config, work.points.slice(start, start + this.slicePoints), states, known.bySeriesId);
+        const records = this.evaluateSlice(config, work.points.slice(start, start + this.slicePoints), states, known);
         this.lap("evaluate");
         const statement = new WriteStatement();
         const last = start + this.slicePoints >= work.points.length;
-        addEvaluationWrites(statement, records, last ? { organizationId, shard, workerId: this.id, queueIds: work.ids } : undefined);
+        addEvaluationWrites(
+          statement,
+          records,
+          last ? { organizationId, shards: work.shards, workerId: this.id, queueIds: work.ids } : undefined,
+        );
         const sliceAlerts = await this.hooks.beforeWrite?.({ client, organizationId, records, config, statement, alerts: alertsBefore });
         for (const [seriesId, memory] of sliceAlerts ?? []) alerts.set(seriesId, memory);
         this.lap("alerts");
@@ -186,18 +186,16 @@ export class Evaluator {
       this.lap("write");
       await work.commit();
       this.lap("commit");
-      for (const [seriesId, state] of states) {
-        known.bySeriesId.set(seriesId, state);
-        known.withoutState.delete(seriesId);
-      }
-      for (const [seriesId, memory] of alerts) known.alerts.set(seriesId, memory);
-      this.lastEvaluated.add(memoryKey);
-      return { points: work.points.length, organizationId, shard, moreQueued: work.moreQueued };
+      known.remember(states, alerts);
+      for (const key of memoryKeys) this.lastEvaluated.add(key);
+      return { points: work.points.length, organizationId, shards: work.shards, moreQueued: work.moreQueued };
     } catch (error) {
       // A COMMIT that failed in transit may still have happened: what is remembered can no longer
       // be trusted to match item_states, so the next batch reads them again.
-      this.remembered.delete(memoryKey);
-      this.lastEvaluated.delete(memoryKey);
+      for (const key of memoryKeys) {
+        this.remembered.delete(key);
+        this.lastEvaluated.delete(key);
+      }
       // The window took the batch's points, which were not committed: the retry loads their series afresh.
       const window = this.windows.of(organizationId);
       for (const point of work.points) {
@@ -210,7 +208,7 @@ export class Evaluator {
   }
 
   /** The remembered states when they are current, else an empty memory to fill from the database. */
-  private rememberedFor(memoryKey: string, config: OrganizationConfig, current: boolean): RememberedStates {
+  private rememberedFor(memoryKey: string, config: OrganizationConfig, current: boolean): ShardMemory {
     const seen = this.remembered.get(memoryKey);
     if (current && seen) {
       if (seen.config !== config) {
@@ -222,7 +220,7 @@ export class Evaluator {
       }
       return seen;
     }
-    const fresh: RememberedStates = { config, bySeriesId: new Map(), withoutState: new Set(), alerts: new Map(), caughtUp: new Set() };
+    const fresh = emptyShardMemory(config);
     this.remembered.set(memoryKey, fresh);
     return fresh;
   }
@@ -235,9 +233,8 @@ export class Evaluator {
   private async prepare(
     client: Transaction,
     config: OrganizationConfig,
-    shard: number,
     points: QueuedPoint[],
-    known: RememberedStates,
+    known: BatchMemory,
   ): Promise<Map<number, ItemStateRow>> {
     points.sort((a, b) => a.ts - b.ts || a.seriesId - b.seriesId);
     // Each series' instants in the batch, in time order.
@@ -255,18 +252,18 @@ export class Evaluator {
       wanted.add(item.seriesKey);
       // Items without a threshold have states too: their plugin's, or stale.
       for (const key of config.readsBySeriesId.get(seriesId) ?? []) wanted.add(key);
-      if (!known.bySeriesId.has(seriesId) && !known.withoutState.has(seriesId)) unknownStates.push(seriesId);
+      if (!known.knowsState(seriesId)) unknownStates.push(seriesId);
     }
     this.lap("evaluate");
     const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
     // Remembered once the batch commits, with the states it writes (which take these out again).
-    for (const seriesId of unknownStates) if (!loaded.has(seriesId)) known.withoutState.add(seriesId);
+    for (const seriesId of unknownStates) if (!loaded.has(seriesId)) known.hasNoState(seriesId);
     this.lap("load");
     // A series of another shard was read with whatever was stored, possibly past what its own
     // shard has evaluated: once its own shard comes here, what was read ahead is taken back
     // (evaluation appends it again). What it kept is what its own shard evaluated, plus stored
     // points older than the batch, as a catch-up would leave it: once caught up while this worker
-    // is the shard's last evaluator (RememberedStates.caughtUp) it is current, and only older
+    // is the shard's last evaluator (ShardMemory.caughtUp) it is current, and only older
     // points that the taken-back ones pushed out of a full window are loaded again
     // (SeriesWindow.olderMissing).
     const window = this.windows.of(config.organizationId);
@@ -275,7 +272,7 @@ export class Evaluator {
       const seriesId = config.seriesIdByKey.get(key);
       if (seriesId === undefined) continue;
       // Series ids are unique across organisations, keys only within one.
-      if (shardOf(seriesId) !== shard) {
+      if (!known.holds(seriesId)) {
         if (!this.readAcrossShards.has(seriesId)) this.readAcrossShards.set(seriesId, window.newestTs(key) ?? Number.NEGATIVE_INFINITY);
         continue;
       }
@@ -296,10 +293,10 @@ export class Evaluator {
     const unsettled: { seriesId: number; lastMs: number; batchMs: number[] }[] = [];
     for (const [seriesId, batchMs] of batchMsBySeries) {
       const key = config.bySeriesId.get(seriesId)?.seriesKey;
-      const state = loaded.get(seriesId) ?? known.bySeriesId.get(seriesId);
+      const state = loaded.get(seriesId) ?? known.state(seriesId);
       const held = key === undefined ? undefined : window.newestTs(key);
       settledBySeries.set(seriesId, Math.max(evaluatedUpTo(state, horizon), held ?? Number.NEGATIVE_INFINITY));
-      if (!state && !known.caughtUp.has(seriesId)) unsettled.push({ seriesId, lastMs: batchMs[batchMs.length - 1]!, batchMs });
+      if (!state && !known.isCaughtUp(seriesId)) unsettled.push({ seriesId, lastMs: batchMs[batchMs.length - 1]!, batchMs });
     }
     this.lap("evaluate");
     for (const [seriesId, ts] of await loadSettledBefore(client, unsettled))
@@ -309,9 +306,9 @@ export class Evaluator {
       const head = batchMs.find((ts) => ts > settledBySeries.get(seriesId)!);
       if (head !== undefined) headFrom.set(seriesId, head);
     }
-    await refreshWindow(client, window, config, wanted, headFrom, (seriesId) => known.caughtUp.has(seriesId));
+    await refreshWindow(client, window, config, wanted, headFrom, (seriesId) => known.isCaughtUp(seriesId));
     // Should the batch fail, the memory goes and these are caught up again.
-    for (const seriesId of ownShard) known.caughtUp.add(seriesId);
+    for (const seriesId of ownShard) known.caughtUp(seriesId);
     this.lap("load");
     return loaded;
   }
@@ -321,7 +318,7 @@ export class Evaluator {
     config: OrganizationConfig,
     points: QueuedPoint[],
     states: Map<number, ItemStateRow>,
-    known: Map<number, ItemStateRow>,
+    known: BatchMemory,
   ): EvaluationRecord[] {
     const records: EvaluationRecord[] = [];
     // Ingest refuses points from further ahead than this; a state stamped beyond it (stored before
@@ -335,7 +332,7 @@ export class Evaluator {
       const stale = point.status === STALE_STATUS;
       if (!stale) window.add(item.seriesKey, point.ts, point.value);
       const plugin = point.status == null ? null : pluginState(point.status);
-      const previous = states.get(point.seriesId) ?? known.get(point.seriesId);
+      const previous = states.get(point.seriesId) ?? known.state(point.seriesId);
       // A point older than the last evaluated one is stored but cannot rewind the state machine
       // (unless that one was stamped in the future).
       if (point.ts <= evaluatedUpTo(previous, horizon)) continue;
@@ -377,22 +374,6 @@ export class Evaluator {
  */
 function evaluatedUpTo(state: ItemStateRow | undefined, horizon: number): number {
   return state && state.ts <= horizon ? state.ts : Number.NEGATIVE_INFINITY;
-}
-
-const shardKey = (organizationId: string, shard: number) => `${organizationId}/${shard}`;
-
-/** Work that waited longer than this is taken oldest first, whoever evaluated its shard last. */
-const AFFINITY_MAX_WAIT_MS = 1000;
-
-/**
- * The order to try due shards in: those this worker evaluated last first (its window and state
- * machines are current for them; another worker would load both from the database), the rest in
- * queue order — unless the oldest has waited past AFFINITY_MAX_WAIT_MS, so that no shard starves.
- */
-export function preferOwnShards(due: DueShard[], lastEvaluated: ReadonlySet<string>): DueShard[] {
-  if (due.length === 0 || due[0]!.waitedMs > AFFINITY_MAX_WAIT_MS) return due;
-  const own = due.filter((d) => lastEvaluated.has(shardKey(d.organizationId, d.shard)));
-  return [...own, ...due.filter((d) => !own.includes(d))];
 }
 
 /** Evaluates until the queue is empty (or `maxBatches` batches ran); returns the points evaluated. */

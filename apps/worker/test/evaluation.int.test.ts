@@ -4,7 +4,7 @@ import { ingestBatch } from "@tidemark/db/metrics";
 import { createOrgWithItems, execute, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { drainQueue, Evaluator } from "../src/evaluator.ts";
+import { drainQueue, Evaluator, type EvaluatorOptions } from "../src/evaluator.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
 import { OrganizationWindows } from "../src/series-window.ts";
 
@@ -46,14 +46,30 @@ async function changes(organizationId: string) {
 }
 
 /** An evaluator collecting the records of one organisation (the queue holds other tests' work too). */
-function newEvaluator(collected?: EvaluationRecord[], organization?: string) {
-  return new Evaluator(db, new OrganizationCache(db, 0), new OrganizationWindows(), {
-    beforeWrite: async ({ records, organizationId }) => {
-      if (organization === undefined || organizationId === organization) collected?.push(...records);
-      return undefined;
+function newEvaluator(collected?: EvaluationRecord[], organization?: string, options: EvaluatorOptions = {}) {
+  return new Evaluator(
+    db,
+    new OrganizationCache(db, 0),
+    new OrganizationWindows(),
+    {
+      beforeWrite: async ({ records, organizationId }) => {
+        if (organization === undefined || organizationId === organization) collected?.push(...records);
+        return undefined;
+      },
     },
-  });
+    options,
+  );
 }
+
+/**
+ * How a series read from another shard meets its own evaluation: with one queue row a batch, the
+ * reading shard's batch comes first and reads it ahead (its own shard takes that back later);
+ * with the default limits both shards are in one batch, which reads it in time order.
+ */
+const SHARD_BATCHES = [
+  { batches: "a shard a batch", options: { maxQueueRows: 1 } },
+  { batches: "both shards in one batch", options: {} },
+] as const;
 
 describe("from ingest to states", () => {
   it("stores a batch once, reports unknown series, and evaluates each new point once with soft/hard states", async () => {
@@ -187,7 +203,7 @@ describe("from ingest to states", () => {
     expect(recordsB.map((r) => [r.value, r.threshold, r.state])).toEqual([[99, 11, "CRITICAL"]]);
   });
 
-  it("a series read by another shard ahead of its own evaluation evaluates as if it had not been read", async () => {
+  it.each(SHARD_BATCHES)("a series another shard reads evaluates as if it had not been read ($batches)", async ({ options }) => {
     // q's threshold reads its own point 15 back; r reads q's newest point from r's shard.
     const org = await orgWithItems([
       { name: "q", policy: policy({ kind: "expression", source: "h-s-q[15] * 1" }) },
@@ -204,7 +220,7 @@ describe("from ingest to states", () => {
         },
       });
     const records: EvaluationRecord[] = [];
-    const evaluator = newEvaluator(records, org);
+    const evaluator = newEvaluator(records, org, options);
     // A full window of q (and r) in this worker's memory, both shards evaluated last by it.
     await ingest("h-s-q", 0, 29);
     await ingest("h-s-r", 0, 29);
@@ -214,11 +230,17 @@ describe("from ingest to states", () => {
     ]);
     const idOf = (key: string) => ids.find((r) => r.key === key)!.id;
     expect(shardOf(idOf("h-s-q"))).not.toBe(shardOf(idOf("h-s-r")));
-    // r's batch comes first and reads q's stored points 30–32, which push the oldest out of q's window.
+    // With a shard a batch, r's batch comes first and reads q's stored points 30–32, which push the
+    // oldest out of q's window; in one batch, r at 30 reads q at 30 only.
     await ingest("h-s-r", 30, 30);
     await ingest("h-s-q", 30, 32);
     records.length = 0;
+    const first = await evaluator.runBatch();
+    expect(first.shards).toEqual(
+      options.maxQueueRows === 1 ? [shardOf(idOf("h-s-r"))] : [idOf("h-s-q"), idOf("h-s-r")].map(shardOf).sort((a, b) => a - b),
+    );
     await drainQueue(evaluator);
+    expect(records.find((r) => r.seriesId === idOf("h-s-r"))?.threshold).toBe(v(options.maxQueueRows === 1 ? 32 : 30));
     const q = records.filter((r) => r.seriesId === idOf("h-s-q"));
     expect(q.map((r) => [r.ts, r.threshold])).toEqual([30, 31, 32].map((i) => [minute(i), v(i - 15)]));
   });
@@ -251,27 +273,28 @@ describe("from ingest to states", () => {
             await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [org])
           ).map((r) => [r.key, r.id]),
         );
-      return { org, send, records, ids, evaluator: () => newEvaluator(records, org) };
+      return { org, send, records, ids, evaluator: (options: EvaluatorOptions = {}) => newEvaluator(records, org, options) };
     }
 
-    it.each(["held", "loaded afresh", "read ahead by another shard"] as const)(
+    it.each(["held", "loaded afresh", "read ahead by another shard", "read by another shard in the same batch"] as const)(
       "is in the window of its series, and no point after it is lost (window %s)",
       async (windowOf) => {
         const { send, records, ids, evaluator } = await scenario([
           { name: "q", policy: policy({ kind: "expression", source: "h-s-q[1] + h-s-q[2]" }) },
           { name: "r", policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) },
         ]);
-        const first = evaluator();
+        const readByR = windowOf.startsWith("read");
+        const first = evaluator(windowOf === "read ahead by another shard" ? { maxQueueRows: 1 } : {});
         await send("h-s-q", history);
         // r, in another shard, reads q: at 0 after q's history is evaluated, and at 3 ahead of q's batch.
-        if (windowOf === "read ahead by another shard") await send("h-s-r", [{ ts: minute(0), value: 1 }]);
+        if (readByR) await send("h-s-r", [{ ts: minute(0), value: 1 }]);
         await drainQueue(first);
-        if (windowOf === "read ahead by another shard") await send("h-s-r", [{ ts: minute(3), value: 1 }]);
+        if (readByR) await send("h-s-r", [{ ts: minute(3), value: 1 }]);
         await send("h-s-q", lateBatch);
         records.length = 0;
         await drainQueue(windowOf === "loaded afresh" ? evaluator() : first);
         const seriesIds = await ids();
-        if (windowOf === "read ahead by another shard") expect(shardOf(seriesIds.get("h-s-q")!)).not.toBe(shardOf(seriesIds.get("h-s-r")!));
+        if (readByR) expect(shardOf(seriesIds.get("h-s-q")!)).not.toBe(shardOf(seriesIds.get("h-s-r")!));
         expect(records.filter((r) => r.seriesId === seriesIds.get("h-s-q")).map((r) => [r.ts, r.threshold])).toEqual([[minute(3), 512]]);
       },
     );
@@ -283,7 +306,7 @@ describe("from ingest to states", () => {
           { name: "n", policy: null },
           { name: "r", policy: policy({ kind: "expression", source: "h-s-n[1] + h-s-n[2]" }) },
         ]);
-        const first = evaluator();
+        const first = evaluator({ maxQueueRows: 1 });
         await send("h-s-n", history);
         await send("h-s-r", [{ ts: minute(0), value: 1 }]);
         await drainQueue(first);

@@ -103,6 +103,43 @@ describe("several workers on one organisation", () => {
     expect(scaled).toEqual(expected);
   });
 
+  it("one batch takes every due shard of the organisation but one another worker holds", async (context) => {
+    // As below: two transactions open at once need PostgreSQL.
+    if (db.info.embedded) context.skip();
+    const org = await queuedOrganization();
+    let inside!: () => void;
+    const holding = new Promise<void>((resolve) => (inside = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holder = new Evaluator(
+      db,
+      new OrganizationCache(db, 0),
+      new OrganizationWindows(),
+      {
+        beforeWrite: async ({ organizationId }) => {
+          if (organizationId !== org) return undefined;
+          inside();
+          await released;
+          return undefined;
+        },
+      },
+      { maxQueueRows: 1 },
+    );
+    const held = holder.runBatch();
+    await holding;
+    const taker = alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows());
+    const batch = await taker.runBatch();
+    release();
+    const { shards: heldShards } = await held;
+    expect(heldShards).toHaveLength(1);
+    const others = Array.from({ length: EVALUATION_SHARDS }, (_, shard) => shard).filter((shard) => shard !== heldShards[0]);
+    expect(batch.organizationId).toBe(org);
+    expect(batch.shards).toEqual(others);
+    // Every point of those seven shards in one batch (48 series created together: six a shard).
+    expect(batch.points).toBe((EVALUATION_SHARDS - 1) * (ITEMS / EVALUATION_SHARDS) * POINTS);
+    await work(newWorker(), org);
+  });
+
   it("two workers evaluate two shards of one organisation at the same time", async (context) => {
     // The embedded server has one backend: a second transaction waits for the first to end, so
     // two can never be open at once there, whatever the locks. Shown on PostgreSQL.
@@ -130,7 +167,9 @@ describe("several workers on one organisation", () => {
       );
     const batches = await Promise.all([meetInside().runBatch(), meetInside().runBatch()]);
     expect(batches.map((b) => b.organizationId)).toEqual([org, org]);
-    expect(batches[0]!.shard).not.toBe(batches[1]!.shard);
+    // Each took one shard (a shard's six queue rows are more than the batch's one), not the same one.
+    expect(batches.map((b) => b.shards.length)).toEqual([1, 1]);
+    expect(batches[0]!.shards[0]).not.toBe(batches[1]!.shards[0]);
     await work(newWorker(), org);
   });
 });

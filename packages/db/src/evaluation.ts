@@ -24,10 +24,11 @@ export interface QueuedPoint {
 export interface ClaimedWork {
   ids: number[];
   organizationId: string;
-  shard: number;
+  /** The shards whose rows were claimed (each locked until the transaction ends), in shard order. */
+  shards: number[];
   points: QueuedPoint[];
-  /** Whether the claiming worker also evaluated the organisation's shard last (its memory is current). */
-  evaluatedLastByThisWorker: boolean;
+  /** Those of `shards` the claiming worker also evaluated last (its memory of them is current). */
+  evaluatedLastByThisWorker: number[];
   /** Whether other due work waits in the queue (of any organisation). */
   moreQueued: boolean;
 }
@@ -63,8 +64,9 @@ export function evaluationLockKey(organizationId: string, shard: number): bigint
 
 /**
  * Opens a transaction holding every evaluation lock of the organisation (for writers outside
- * the worker: beginOrganizationEvaluation): no shard's decider runs meanwhile. The locks are taken
- * in shard order and a worker holds one at a time, so no two takers deadlock. BEGIN and the
+ * the worker: beginOrganizationEvaluation): no shard's decider runs meanwhile. The locks are waited
+ * for in shard order, and a worker only ever tries its shards' locks (it never waits for one), so
+ * no two takers deadlock. BEGIN and the
  * locks travel in one round trip (the simple protocol takes several statements, but no
  * parameters: the keys are validated numbers).
  */
@@ -82,29 +84,40 @@ export interface DueShard {
   shard: number;
   /** How long its oldest due row has waited (ms). */
   waitedMs: number;
+  /** Its due queue rows and their points, among the oldest 2 000 due rows of the queue (a worker's batch size is chosen from them). */
+  rows: number;
+  points: number;
 }
 
 /**
  * The shards with due work in queue order (at most `limit`): a worker tries them in turn and
- * takes the first no other worker holds.
+ * takes the first no other worker holds, with as many of the same organisation's next ones as
+ * its batch holds.
  */
 export async function dueShards(db: Database, limit = 2 * EVALUATION_SHARDS): Promise<DueShard[]> {
-  const { rows } = await poolOf(db).query<{ organization_id: string; shard: number; waited_ms: number }>(
-    `SELECT organization_id, shard, extract(epoch FROM now() - created_at)::float8 * 1000 AS waited_ms FROM (
-       SELECT DISTINCT ON (organization_id, shard) organization_id, shard, id, created_at FROM (
-         SELECT organization_id, shard, id, created_at FROM evaluation_queue
-         WHERE claimed_until IS NULL OR claimed_until < now() ORDER BY id LIMIT 2000
-       ) recent ORDER BY organization_id, shard, id
-     ) firsts ORDER BY id LIMIT $1`,
+  const { rows } = await poolOf(db).query<{ organization_id: string; shard: number; waited_ms: number; rows: number; points: number }>(
+    `SELECT organization_id, shard, extract(epoch FROM now() - min(created_at))::float8 * 1000 AS waited_ms,
+            count(*)::int AS rows, sum(cardinality(series_ids))::float8 AS points
+     FROM (
+       SELECT organization_id, shard, id, created_at, series_ids FROM evaluation_queue
+       WHERE claimed_until IS NULL OR claimed_until < now() ORDER BY id LIMIT 2000
+     ) recent
+     GROUP BY organization_id, shard ORDER BY min(id) LIMIT $1`,
     [limit],
   );
-  return rows.map((r) => ({ organizationId: r.organization_id, shard: r.shard, waitedMs: r.waited_ms }));
+  return rows.map((r) => ({
+    organizationId: r.organization_id,
+    shard: r.shard,
+    waitedMs: r.waited_ms,
+    rows: r.rows,
+    points: r.points,
+  }));
 }
 
 /**
- * Opens the worker's evaluation transaction and claims queued work of an organisation's shard
- * in one round trip: the shard's lock when no other worker holds it (a worker that finds it
- * taken tries another shard rather than wait), a commit that does not wait for the disk
+ * Opens the worker's evaluation transaction and claims queued work of some of an organisation's
+ * shards in one round trip: the lock of each shard no other worker holds (a worker that finds
+ * one taken leaves it to its holder rather than wait), a commit that does not wait for the disk
  * (synchronous_commit off, this transaction only), and the claim, sent together in the simple
  * protocol — which takes no parameters, so the values are written in as validated literals.
  * The claim is a statement of its own after the lock, so that its snapshot sees everything the
@@ -115,42 +128,48 @@ export async function dueShards(db: Database, limit = 2 * EVALUATION_SHARDS): Pr
  * accepted is lost; at worst a webhook already sent from it is sent once more. The claimed rows
  * stay locked until commit deletes them, or a crash releases them for another worker.
  *
- * Returns null (the transaction still open, to roll back) when the shard is taken or has no work.
+ * Returns null (the transaction still open, to roll back) when every shard is taken or has no work.
  */
 export async function beginEvaluationClaimingWork(
   client: pg.ClientBase,
   organizationId: string,
-  shard: number,
+  shards: readonly number[],
   workerId: string,
   maxRows: number,
   maxPoints = 20_000,
 ): Promise<ClaimedWork | null> {
   if (!Number.isSafeInteger(maxRows) || !Number.isSafeInteger(maxPoints)) throw new Error("claim limits must be integers");
+  if (shards.length === 0) return null;
   // The oldest rows, up to about maxPoints points (at least one row): on the embedded server a
   // transaction blocks everyone else, so it must stay short. Timestamps travel as epoch
   // milliseconds: parsing thousands of timestamptz texts into Dates costs more than the claim.
   // `more` says whether other due rows wait, so that a draining worker knows when to stop.
-  const key = evaluationLockKey(organizationId, shard); // validates both, written in below
+  // The locks are tried in shard order; the shards won are kept in a setting the claim reads.
+  const keys = [...new Set(shards)].sort((a, b) => a - b).map((shard) => `(${shard}, ${evaluationLockKey(organizationId, shard)}::bigint)`); // validates both, written in below
   const organization = `'${organizationId}'::uuid`;
   const results = (await client.query(
     `BEGIN; SET LOCAL synchronous_commit = off;
-     SELECT set_config('tidemark.shard_locked', pg_try_advisory_xact_lock(${key})::text, true);
-     WITH candidates AS (
+     SELECT set_config('tidemark.shards_locked',
+       coalesce((SELECT string_agg(v.shard::text, ',' ORDER BY v.shard) FROM (VALUES ${keys.join(", ")}) AS v(shard, key)
+                 WHERE pg_try_advisory_xact_lock(v.key)), ''), true);
+     WITH locked AS (
+       SELECT string_to_array(current_setting('tidemark.shards_locked'), ',')::int[] AS shards
+     ), candidates AS (
        SELECT q.id, sum(cardinality(q.series_ids)) OVER (ORDER BY q.id) - cardinality(q.series_ids) AS before
        FROM evaluation_queue q
-       WHERE current_setting('tidemark.shard_locked') = 'true'
-         AND q.organization_id = ${organization} AND q.shard = ${shard} AND (q.claimed_until IS NULL OR q.claimed_until < now())
+       WHERE q.organization_id = ${organization} AND q.shard = ANY((SELECT shards FROM locked)::int[])
+         AND (q.claimed_until IS NULL OR q.claimed_until < now())
        ORDER BY q.id LIMIT ${maxRows}
      ), claimed AS (
-       SELECT q.id, q.series_ids, q.timestamps, q."values", q.statuses, q.outputs FROM evaluation_queue q
+       SELECT q.id, q.shard, q.series_ids, q.timestamps, q."values", q.statuses, q.outputs FROM evaluation_queue q
        WHERE q.id IN (SELECT id FROM candidates WHERE before < ${maxPoints})
        ORDER BY q.id FOR UPDATE SKIP LOCKED
      )
-     SELECT c.id, array_to_string(c.series_ids, ',') AS series_ids, array_to_string(c."values", ',', 'N') AS "values",
+     SELECT c.id, c.shard, array_to_string(c.series_ids, ',') AS series_ids, array_to_string(c."values", ',', 'N') AS "values",
             array_to_string(c.statuses, ',', 'N') AS statuses, array_to_json(c.outputs) AS outputs,
             (SELECT string_agg((extract(epoch FROM t.ts) * 1000)::text, ',' ORDER BY t.n) FROM unnest(c.timestamps) WITH ORDINALITY AS t(ts, n)) AS ms,
-            EXISTS (SELECT 1 FROM evaluation_cursors WHERE organization_id = ${organization} AND shard = ${shard}
-                      AND worker_id = ${client.escapeLiteral(workerId)}) AS last,
+            ARRAY(SELECT shard FROM evaluation_cursors WHERE organization_id = ${organization}
+                    AND shard IN (SELECT shard FROM claimed) AND worker_id = ${client.escapeLiteral(workerId)} ORDER BY shard) AS last,
             EXISTS (SELECT 1 FROM evaluation_queue q WHERE (q.claimed_until IS NULL OR q.claimed_until < now())
                       AND q.id NOT IN (SELECT id FROM claimed)) AS more
      FROM claimed c ORDER BY c.id`,
@@ -158,12 +177,13 @@ export async function beginEvaluationClaimingWork(
   const rows = (
     results[results.length - 1] as pg.QueryResult<{
       id: string;
+      shard: number;
       series_ids: string;
       ms: string;
       values: string;
       statuses: string | null;
       outputs: (string | null)[] | null;
-      last: boolean;
+      last: number[];
       more: boolean;
     }>
   ).rows;
@@ -194,7 +214,7 @@ export async function beginEvaluationClaimingWork(
   return {
     ids: rows.map((r) => Number(r.id)),
     organizationId,
-    shard,
+    shards: [...new Set(rows.map((r) => r.shard))].sort((a, b) => a - b),
     points,
     evaluatedLastByThisWorker: rows[0]!.last,
     moreQueued: rows[0]!.more,
@@ -226,8 +246,8 @@ export interface EvaluationTransaction {
 }
 
 /**
- * Claimed work of a shard in its transaction: its commit also deletes the queue rows (the last
- * statement carries them) and releases the shard's lock; its rollback also backs the claimed rows
+ * Claimed work of some shards in its transaction: its commit also deletes the queue rows (the last
+ * statement carries them) and releases the shards' locks; its rollback also backs the claimed rows
  * off (deferEvaluationWork), so that a poison row does not block the queue.
  */
 export interface EvaluationClaim extends ClaimedWork, EvaluationTransaction {}
@@ -260,20 +280,20 @@ function evaluationTransaction(client: pg.PoolClient, afterRollback: () => Promi
 }
 
 /**
- * Claims a batch of the shard's queued work (beginEvaluationClaimingWork) on a connection of its
- * own; null (nothing held) when another worker holds the shard or it has no due work.
+ * Claims a batch of the shards' queued work (beginEvaluationClaimingWork) on a connection of its
+ * own; null (nothing held) when other workers hold the shards or they have no due work.
  */
 export async function claimEvaluationWork(
   db: Database,
   organizationId: string,
-  shard: number,
+  shards: readonly number[],
   workerId: string,
-  maxRows: number,
+  limits: { maxRows: number; maxPoints: number },
 ): Promise<EvaluationClaim | null> {
   const client = await poolOf(db).connect();
   let work: ClaimedWork | null;
   try {
-    work = await beginEvaluationClaimingWork(client, organizationId, shard, workerId, maxRows);
+    work = await beginEvaluationClaimingWork(client, organizationId, shards, workerId, limits.maxRows, limits.maxPoints);
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     client.release();
@@ -515,17 +535,17 @@ export interface EvaluationRecord {
   changed: boolean;
 }
 
-/** What an evaluation transaction finishes with: its queue rows done, its worker the last evaluator. */
+/** What an evaluation transaction finishes with: its queue rows done, its worker the shards' last evaluator. */
 export interface EvaluationCompletion {
   organizationId: string;
-  shard: number;
+  shards: number[];
   workerId: string;
   queueIds: number[];
 }
 
 /**
  * Adds to `statement` the upsert of the latest state per series and the state changes; given a
- * completion, also the deletion of the evaluated queue rows and the worker as the shard's last
+ * completion, also the deletion of the evaluated queue rows and the worker as the shards' last
  * evaluator — one statement, one round trip. Instants travel as epoch milliseconds (no Date formatting).
  */
 export function addEvaluationWrites(statement: WriteStatement, records: EvaluationRecord[], completion?: EvaluationCompletion): void {
@@ -582,7 +602,7 @@ export function addEvaluationWrites(statement: WriteStatement, records: Evaluati
     statement.with(
       "cursor",
       `INSERT INTO evaluation_cursors (organization_id, shard, worker_id, updated_at)
-       VALUES (${statement.param(completion.organizationId, "uuid")}, ${statement.param(completion.shard, "int")}, ${statement.param(completion.workerId, "text")}, now())
+       SELECT ${statement.param(completion.organizationId, "uuid")}, unnest(${statement.param(completion.shards, "int[]")}), ${statement.param(completion.workerId, "text")}, now()
        ON CONFLICT (organization_id, shard) DO UPDATE SET worker_id = excluded.worker_id, updated_at = excluded.updated_at`,
     );
   }

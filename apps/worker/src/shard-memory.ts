@@ -1,0 +1,87 @@
+import type { AlertMemoryLookup, SeriesAlertMemory } from "@tidemark/alerts";
+import { type ItemStateRow, shardOf } from "@tidemark/db/evaluation";
+import type { OrganizationConfig } from "./organization-cache.ts";
+
+/** The committed state machines of an organisation's shard this worker evaluated last. */
+export interface ShardMemory {
+  config: OrganizationConfig;
+  bySeriesId: Map<number, ItemStateRow>;
+  /**
+   * Series read from item_states and found without a row (items without a threshold or plugin
+   * status have none): only this shard's evaluator writes one, so while the memory is current
+   * they are not asked for again at every batch.
+   */
+  withoutState: Set<number>;
+  alerts: Map<number, SeriesAlertMemory>;
+  /**
+   * Series of the shard whose window this memory caught up with the database: they are current
+   * while it is. The window outlives the memory (it is the organisation's), so a series this
+   * worker held before another worker evaluated the shard is caught up again at its first batch
+   * after the worker takes the shard back, whichever batch took it back.
+   */
+  caughtUp: Set<number>;
+}
+
+/** A memory with nothing in it yet, to fill from the database. */
+export function emptyShardMemory(config: OrganizationConfig): ShardMemory {
+  return { config, bySeriesId: new Map(), withoutState: new Set(), alerts: new Map(), caughtUp: new Set() };
+}
+
+/**
+ * The memories of the shards one batch holds, seen as one: each series goes to its own shard's.
+ * A series of a shard the batch does not hold has no memory here (no state known, not caught up):
+ * another worker may be evaluating it.
+ */
+export class BatchMemory implements AlertMemoryLookup {
+  constructor(private readonly byShard: ReadonlyMap<number, ShardMemory>) {}
+
+  private of(seriesId: number): ShardMemory | undefined {
+    return this.byShard.get(shardOf(seriesId));
+  }
+
+  /** Whether the series' shard is one of the batch's. */
+  holds(seriesId: number): boolean {
+    return this.byShard.has(shardOf(seriesId));
+  }
+
+  state(seriesId: number): ItemStateRow | undefined {
+    return this.of(seriesId)?.bySeriesId.get(seriesId);
+  }
+
+  /** Whether the series' state (or its absence) is remembered: then item_states is not asked. */
+  knowsState(seriesId: number): boolean {
+    const memory = this.of(seriesId);
+    return memory !== undefined && (memory.bySeriesId.has(seriesId) || memory.withoutState.has(seriesId));
+  }
+
+  /** Remembers that the series has no state row (until the batch writes one). */
+  hasNoState(seriesId: number): void {
+    this.of(seriesId)?.withoutState.add(seriesId);
+  }
+
+  isCaughtUp(seriesId: number): boolean {
+    return this.of(seriesId)?.caughtUp.has(seriesId) ?? false;
+  }
+
+  caughtUp(seriesId: number): void {
+    this.of(seriesId)?.caughtUp.add(seriesId);
+  }
+
+  get(seriesId: number): SeriesAlertMemory | undefined {
+    return this.of(seriesId)?.alerts.get(seriesId);
+  }
+
+  has(seriesId: number): boolean {
+    return this.of(seriesId)?.alerts.has(seriesId) ?? false;
+  }
+
+  /** Keeps what a committed batch wrote. */
+  remember(states: ReadonlyMap<number, ItemStateRow>, alerts: ReadonlyMap<number, SeriesAlertMemory>): void {
+    for (const [seriesId, state] of states) {
+      const memory = this.of(seriesId);
+      memory?.bySeriesId.set(seriesId, state);
+      memory?.withoutState.delete(seriesId);
+    }
+    for (const [seriesId, memory] of alerts) this.of(seriesId)?.alerts.set(seriesId, memory);
+  }
+}
