@@ -60,6 +60,8 @@ export interface EvaluatorOptions {
   maxQueueRows?: number;
   /** Points claimed per batch at most (at least one queue row is). */
   maxBatchPoints?: number;
+  /** An organisation whose due work holds at most this many points is one batch (shardsForBatch). */
+  wholeOrganizationPoints?: number;
   /**
    * Points per slice: a batch is evaluated and written slice by slice in its time order, each
    * slice's statement sent while the next slice is evaluated.
@@ -76,8 +78,8 @@ export interface EvaluatorOptions {
  * Work is partitioned by series: an organisation's series fall into EVALUATION_SHARDS shards,
  * and one worker at a time evaluates a shard (a lock it tries, leaving the shard to another
  * worker that holds it), so several workers share one organisation while each series keeps one
- * decider and its time order. A batch takes as many of an organisation's due shards as its
- * limits hold (shardsForBatch): all of them when the work is light, one when each has a backlog.
+ * decider and its time order. A batch takes all of an organisation's due shards when its work
+ * is light, one shard when there is a backlog (shardsForBatch).
  *
  * While it stays a shard's last evaluator (the claim tells), the window of the shard's series
  * and their state machines (thresholds and alerts) are current in memory, and a batch costs
@@ -115,7 +117,11 @@ export class Evaluator {
     private readonly hooks: EvaluationHooks = {},
     options: EvaluatorOptions = {},
   ) {
-    this.limits = { maxRows: options.maxQueueRows ?? 200, maxPoints: options.maxBatchPoints ?? 20_000 };
+    this.limits = {
+      maxRows: options.maxQueueRows ?? 200,
+      maxPoints: options.maxBatchPoints ?? 20_000,
+      wholeOrganizationPoints: options.wholeOrganizationPoints ?? 8000,
+    };
     this.slicePoints = options.slicePoints ?? 2000;
   }
 

@@ -66,10 +66,10 @@ function newEvaluator(collected?: EvaluationRecord[], organization?: string, opt
  * reading shard's batch comes first and reads it ahead (its own shard takes that back later);
  * with the default limits both shards are in one batch, which reads it in time order.
  */
-const SHARD_BATCHES = [
-  { batches: "a shard a batch", options: { maxQueueRows: 1 } },
-  { batches: "both shards in one batch", options: {} },
-] as const;
+const SHARD_BATCHES: { batches: string; oneShardABatch: boolean; options: EvaluatorOptions }[] = [
+  { batches: "a shard a batch", oneShardABatch: true, options: { maxQueueRows: 1 } },
+  { batches: "both shards in one batch", oneShardABatch: false, options: {} },
+];
 
 describe("from ingest to states", () => {
   it("stores a batch once, reports unknown series, and evaluates each new point once with soft/hard states", async () => {
@@ -203,47 +203,50 @@ describe("from ingest to states", () => {
     expect(recordsB.map((r) => [r.value, r.threshold, r.state])).toEqual([[99, 11, "CRITICAL"]]);
   });
 
-  it.each(SHARD_BATCHES)("a series another shard reads evaluates as if it had not been read ($batches)", async ({ options }) => {
-    // q's threshold reads its own point 15 back; r reads q's newest point from r's shard.
-    const org = await orgWithItems([
-      { name: "q", policy: policy({ kind: "expression", source: "h-s-q[15] * 1" }) },
-      { name: "r", policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) },
-    ]);
-    const v = (i: number) => 1000 + i;
-    const ingest = (key: string, from: number, to: number) =>
-      ingestBatch(db, {
-        organizationId: org,
-        agentId: null,
-        batch: {
-          batchId: `b-${crypto.randomUUID()}`,
-          results: Array.from({ length: to - from + 1 }, (_, k) => ({ key, ts: minute(from + k), value: v(from + k) })),
-        },
-      });
-    const records: EvaluationRecord[] = [];
-    const evaluator = newEvaluator(records, org, options);
-    // A full window of q (and r) in this worker's memory, both shards evaluated last by it.
-    await ingest("h-s-q", 0, 29);
-    await ingest("h-s-r", 0, 29);
-    await drainQueue(evaluator);
-    const ids = await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [
-      org,
-    ]);
-    const idOf = (key: string) => ids.find((r) => r.key === key)!.id;
-    expect(shardOf(idOf("h-s-q"))).not.toBe(shardOf(idOf("h-s-r")));
-    // With a shard a batch, r's batch comes first and reads q's stored points 30–32, which push the
-    // oldest out of q's window; in one batch, r at 30 reads q at 30 only.
-    await ingest("h-s-r", 30, 30);
-    await ingest("h-s-q", 30, 32);
-    records.length = 0;
-    const first = await evaluator.runBatch();
-    expect(first.shards).toEqual(
-      options.maxQueueRows === 1 ? [shardOf(idOf("h-s-r"))] : [idOf("h-s-q"), idOf("h-s-r")].map(shardOf).sort((a, b) => a - b),
-    );
-    await drainQueue(evaluator);
-    expect(records.find((r) => r.seriesId === idOf("h-s-r"))?.threshold).toBe(v(options.maxQueueRows === 1 ? 32 : 30));
-    const q = records.filter((r) => r.seriesId === idOf("h-s-q"));
-    expect(q.map((r) => [r.ts, r.threshold])).toEqual([30, 31, 32].map((i) => [minute(i), v(i - 15)]));
-  });
+  it.each(SHARD_BATCHES)(
+    "a series another shard reads evaluates as if it had not been read ($batches)",
+    async ({ oneShardABatch, options }) => {
+      // q's threshold reads its own point 15 back; r reads q's newest point from r's shard.
+      const org = await orgWithItems([
+        { name: "q", policy: policy({ kind: "expression", source: "h-s-q[15] * 1" }) },
+        { name: "r", policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) },
+      ]);
+      const v = (i: number) => 1000 + i;
+      const ingest = (key: string, from: number, to: number) =>
+        ingestBatch(db, {
+          organizationId: org,
+          agentId: null,
+          batch: {
+            batchId: `b-${crypto.randomUUID()}`,
+            results: Array.from({ length: to - from + 1 }, (_, k) => ({ key, ts: minute(from + k), value: v(from + k) })),
+          },
+        });
+      const records: EvaluationRecord[] = [];
+      const evaluator = newEvaluator(records, org, options);
+      // A full window of q (and r) in this worker's memory, both shards evaluated last by it.
+      await ingest("h-s-q", 0, 29);
+      await ingest("h-s-r", 0, 29);
+      await drainQueue(evaluator);
+      const ids = await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [
+        org,
+      ]);
+      const idOf = (key: string) => ids.find((r) => r.key === key)!.id;
+      expect(shardOf(idOf("h-s-q"))).not.toBe(shardOf(idOf("h-s-r")));
+      // With a shard a batch, r's batch comes first and reads q's stored points 30–32, which push the
+      // oldest out of q's window; in one batch, r at 30 reads q at 30 only.
+      await ingest("h-s-r", 30, 30);
+      await ingest("h-s-q", 30, 32);
+      records.length = 0;
+      const first = await evaluator.runBatch();
+      expect(first.shards).toEqual(
+        options.maxQueueRows === 1 ? [shardOf(idOf("h-s-r"))] : [idOf("h-s-q"), idOf("h-s-r")].map(shardOf).sort((a, b) => a - b),
+      );
+      await drainQueue(evaluator);
+      expect(records.find((r) => r.seriesId === idOf("h-s-r"))?.threshold).toBe(v(oneShardABatch ? 32 : 30));
+      const q = records.filter((r) => r.seriesId === idOf("h-s-q"));
+      expect(q.map((r) => [r.ts, r.threshold])).toEqual([30, 31, 32].map((i) => [minute(i), v(i - 15)]));
+    },
+  );
 
   describe("a late point (older than one already evaluated) arriving with a new one", () => {
     // In time order the history is 0, 1, 1½ (late), 2, 3. A threshold reading the two points

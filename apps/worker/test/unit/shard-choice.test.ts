@@ -25,81 +25,76 @@ describe("the order a worker tries due shards in", () => {
 
 describe("the shards one batch takes", () => {
   /** [organisation, shard, due rows, due points] in the order to try them. */
-  const candidates = (list: [string, number, number, number][]): DueShard[] =>
-    list.map(([organizationId, shard, rows, points]) => ({ organizationId, shard, waitedMs: 0, rows, points }));
-  const taken = (list: [string, number, number, number][], maxRows: number, maxPoints: number) =>
-    shardsForBatch(candidates(list), { maxRows, maxPoints }).map((d) => `${d.organizationId === ORG ? "a" : "b"}${d.shard}`);
+  type Due = [string, number, number, number];
+  const taken = (list: Due[], maxRows = 200, wholeOrganizationPoints = 8000) =>
+    shardsForBatch(
+      list.map(([organizationId, shard, rows, points]) => ({ organizationId, shard, waitedMs: 0, rows, points })),
+      { maxRows, maxPoints: 20_000, wholeOrganizationPoints },
+    ).map((d) => `${d.organizationId === ORG ? "a" : "b"}${d.shard}`);
 
-  it.each([
+  it.each<{ name: string; list: Due[]; maxRows?: number; expected: string[] }>([
     {
-      name: "light work: every due shard of the organisation",
+      name: "a light cycle: every due shard of the organisation",
       list: [
         [ORG, 3, 1, 750],
         [ORG, 0, 1, 750],
         [ORG, 5, 2, 750],
       ],
-      rows: 200,
-      points: 20_000,
       expected: ["a3", "a0", "a5"],
     },
     {
-      name: "only the first organisation's shards, whatever the order",
+      name: "only the first one's organisation, whatever the order",
       list: [
         [ORG, 1, 1, 10],
         [OTHER, 1, 1, 10],
         [ORG, 2, 1, 10],
       ],
-      rows: 200,
-      points: 20_000,
       expected: ["a1", "a2"],
     },
     {
-      name: "the first shard even when it alone exceeds the limits",
+      name: "up to the limit itself",
       list: [
-        [ORG, 4, 9, 50_000],
-        [ORG, 5, 1, 10],
+        [ORG, 0, 1, 4000],
+        [ORG, 1, 1, 4000],
       ],
-      rows: 200,
-      points: 20_000,
-      expected: ["a4"],
+      expected: ["a0", "a1"],
     },
     {
-      name: "points: a shard that does not fit is skipped, a later smaller one taken",
+      name: "a backlog of points: one shard a batch",
       list: [
-        [ORG, 0, 1, 12_000],
-        [ORG, 1, 1, 9_000],
-        [ORG, 2, 1, 8_000],
+        [ORG, 0, 1, 4000],
+        [ORG, 1, 1, 4001],
       ],
-      rows: 200,
-      points: 20_000,
-      expected: ["a0", "a2"],
+      expected: ["a0"],
     },
     {
-      name: "rows: one row a batch takes one shard",
+      name: "a backlog of rows: one shard a batch",
       list: [
         [ORG, 6, 1, 5],
         [ORG, 7, 1, 5],
       ],
-      rows: 1,
-      points: 20_000,
+      maxRows: 1,
       expected: ["a6"],
     },
     {
-      name: "rows: the limit is inclusive",
+      name: "another organisation's backlog does not count",
       list: [
-        [ORG, 6, 1, 5],
-        [ORG, 7, 1, 5],
-        [ORG, 0, 1, 5],
+        [ORG, 4, 1, 10],
+        [OTHER, 2, 1, 50_000],
+        [ORG, 5, 1, 10],
       ],
-      rows: 2,
-      points: 10,
-      expected: ["a6", "a7"],
+      expected: ["a4", "a5"],
     },
-    { name: "nothing due", list: [], rows: 200, points: 20_000, expected: [] },
-  ] as { name: string; list: [string, number, number, number][]; rows: number; points: number; expected: string[] }[])(
-    "$name",
-    ({ list, rows, points, expected }) => {
-      expect(taken(list, rows, points)).toEqual(expected);
+    {
+      name: "a first shard past every limit still goes",
+      list: [
+        [OTHER, 0, 9, 50_000],
+        [OTHER, 1, 1, 1],
+      ],
+      expected: ["b0"],
     },
-  );
+    { name: "nothing due", list: [], expected: [] },
+  ])("$name", ({ list, maxRows, expected }) => {
+    expect(taken(list, maxRows)).toEqual(expected);
+  });
 });
