@@ -8,7 +8,12 @@ import { cpuMs } from "./stats.ts";
  * cycle stores, each kind written straight into its table by one plain statement — no queue, no
  * lookups, no decisions. Two figures come out of it:
  *
- * - `pointsMs`: the cycle's points alone (the `cycleToRawInsertRatio` denominator);
+ * - `pointsMs`: the cycle's points alone (the `cycleToRawInsertRatio` denominator): a point in
+ *   each series the last cycle stored a point in, at a new instant — the same points, as the
+ *   pipeline writes them, each appended at its own series' end of the index;
+ * - `pointsIntoOneSeriesMs`: as many points into one series (the denominator until the sixth
+ *   round, kept to compare): all appended at one place in the index, 15–35 % cheaper than the
+ *   cycle's 6 000 places;
  * - `storedMs`: the points plus every row a cycle durably stores besides them — each evaluated
  *   series' latest state (`item_states`), its alert memory (`alert_tracks`) and the cycle's state
  *   changes — counted in the database after the cycle, not assumed.
@@ -19,17 +24,20 @@ import { cpuMs } from "./stats.ts";
 export async function rawWriteOfOneCycle(
   db: Database,
   organizationId: string,
-  { points, lastCycleTs, freshFromMs }: { points: number; lastCycleTs: number; freshFromMs: number },
+  { lastCycleTs, freshFromMs }: { lastCycleTs: number; freshFromMs: number },
 ) {
-  const [counts] = await queryRows<{ states: number[]; tracks: number[]; changes: number; probe: number }>(
+  const [counts] = await queryRows<{ cycleSeries: number[]; states: number[]; tracks: number[]; changes: number; probe: number }>(
     db,
-    `SELECT (SELECT array_agg(st.series_id::float8) FROM item_states st JOIN series s ON s.id = st.series_id WHERE s.organization_id = $1) AS states,
+    `SELECT (SELECT coalesce(array_agg(p.series_id::float8), '{}') FROM metric_points p
+              WHERE p.organization_id = $1 AND p.ts >= to_timestamp($2::float8 / 1000)) AS "cycleSeries",
+            (SELECT array_agg(st.series_id::float8) FROM item_states st JOIN series s ON s.id = st.series_id WHERE s.organization_id = $1) AS states,
             (SELECT array_agg(t.series_id::float8) FROM alert_tracks t JOIN series s ON s.id = t.series_id WHERE s.organization_id = $1) AS tracks,
             (SELECT count(*)::int FROM state_changes c JOIN series s ON s.id = c.series_id
               WHERE s.organization_id = $1 AND c.ts >= to_timestamp($2::float8 / 1000)) AS changes,
             (SELECT min(id)::float8 FROM series WHERE organization_id = $1) AS probe`,
     [organizationId, lastCycleTs],
   );
+  const cycleSeries = counts?.cycleSeries ?? [];
   const states = counts?.states ?? [];
   const tracks = counts?.tracks ?? [];
   const changes = counts?.changes ?? 0;
@@ -46,7 +54,13 @@ export async function rawWriteOfOneCycle(
   const pointsMs = await median((round) =>
     insertPoints(
       db,
-      Array.from({ length: points }, (_, i) => ({ seriesId: probe, ts: instant(0, round, i), value: i })),
+      cycleSeries.map((seriesId, i) => ({ seriesId, ts: instant(4, round), value: i })),
+    ),
+  );
+  const pointsIntoOneSeriesMs = await median((round) =>
+    insertPoints(
+      db,
+      cycleSeries.map((_, i) => ({ seriesId: probe, ts: instant(0, round, i), value: i })),
     ),
   );
   const statesMs = await median((round) =>
@@ -77,14 +91,16 @@ export async function rawWriteOfOneCycle(
     ),
   );
   return {
-    rows: { points, itemStates: states.length, alertTracks: tracks.length, stateChanges: changes },
+    rows: { points: cycleSeries.length, itemStates: states.length, alertTracks: tracks.length, stateChanges: changes },
     ms: {
       points: Math.round(pointsMs),
+      pointsIntoOneSeries: Math.round(pointsIntoOneSeriesMs),
       itemStates: Math.round(statesMs),
       alertTracks: Math.round(tracksMs),
       stateChanges: Math.round(changesMs),
     },
     pointsMs,
+    pointsIntoOneSeriesMs,
     storedMs: pointsMs + statesMs + tracksMs + changesMs,
   };
 }
