@@ -62,13 +62,21 @@ function newEvaluator(collected?: EvaluationRecord[], organization?: string, opt
 }
 
 /**
- * How a series read from another shard meets its own evaluation: with one queue row a batch, the
- * reading shard's batch comes first and reads it ahead (its own shard takes that back later);
- * with the default limits both shards are in one batch, which reads it in time order.
+ * How a series read from another shard meets its own evaluation. With one queue row a batch, the
+ * reading shard's batch comes first and reads it ahead, and its own shard's batch takes that back;
+ * with the default limits, the organisation's light work is one batch, which reads it in time
+ * order; with a small `wholeOrganizationPoints`, the reading shard goes alone (the work is not
+ * light yet) and a later batch of several shards, its own among them, takes it back.
  */
-const SHARD_BATCHES: { batches: string; oneShardABatch: boolean; options: EvaluatorOptions }[] = [
-  { batches: "a shard a batch", oneShardABatch: true, options: { maxQueueRows: 1 } },
-  { batches: "both shards in one batch", oneShardABatch: false, options: {} },
+const SHARD_BATCHES: { batches: string; options: EvaluatorOptions; readAhead: boolean; takenBackWithOthers: boolean }[] = [
+  { batches: "a shard a batch", options: { maxQueueRows: 1 }, readAhead: true, takenBackWithOthers: false },
+  { batches: "all shards in one batch", options: {}, readAhead: false, takenBackWithOthers: false },
+  {
+    batches: "read by a batch of one shard, taken back by a batch of several",
+    options: { wholeOrganizationPoints: 4 },
+    readAhead: true,
+    takenBackWithOthers: true,
+  },
 ];
 
 describe("from ingest to states", () => {
@@ -205,11 +213,13 @@ describe("from ingest to states", () => {
 
   it.each(SHARD_BATCHES)(
     "a series another shard reads evaluates as if it had not been read ($batches)",
-    async ({ oneShardABatch, options }) => {
-      // q's threshold reads its own point 15 back; r reads q's newest point from r's shard.
+    async ({ options, readAhead, takenBackWithOthers }) => {
+      // q's threshold reads its own point 15 back; r reads q's newest point from r's shard; p, in a
+      // third shard, only has work due beside q's.
       const org = await orgWithItems([
         { name: "q", policy: policy({ kind: "expression", source: "h-s-q[15] * 1" }) },
         { name: "r", policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) },
+        { name: "p", policy: policy({ kind: "constant", value: 100 }) },
       ]);
       const v = (i: number) => 1000 + i;
       const ingest = (key: string, from: number, to: number) =>
@@ -223,28 +233,28 @@ describe("from ingest to states", () => {
         });
       const records: EvaluationRecord[] = [];
       const evaluator = newEvaluator(records, org, options);
-      // A full window of q (and r) in this worker's memory, both shards evaluated last by it.
-      await ingest("h-s-q", 0, 29);
-      await ingest("h-s-r", 0, 29);
+      // A full window of q (and r) in this worker's memory, every shard evaluated last by it.
+      for (const key of ["h-s-q", "h-s-r", "h-s-p"]) await ingest(key, 0, 29);
       await drainQueue(evaluator);
       const ids = await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [
         org,
       ]);
-      const idOf = (key: string) => ids.find((r) => r.key === key)!.id;
-      expect(shardOf(idOf("h-s-q"))).not.toBe(shardOf(idOf("h-s-r")));
-      // With a shard a batch, r's batch comes first and reads q's stored points 30–32, which push the
-      // oldest out of q's window; in one batch, r at 30 reads q at 30 only.
+      const shardOfKey = (key: string) => shardOf(ids.find((r) => r.key === key)!.id);
+      expect(new Set(["h-s-q", "h-s-r", "h-s-p"].map(shardOfKey)).size).toBe(3);
+      // Read ahead, r's batch comes first and reads q's stored points 30–32, which push the oldest
+      // out of q's window; in one batch, r at 30 reads q at 30 only.
       await ingest("h-s-r", 30, 30);
       await ingest("h-s-q", 30, 32);
+      await ingest("h-s-p", 30, 30);
       records.length = 0;
+      const shards = (...keys: string[]) => keys.map(shardOfKey).sort((a, b) => a - b);
       const first = await evaluator.runBatch();
-      expect(first.shards).toEqual(
-        options.maxQueueRows === 1 ? [shardOf(idOf("h-s-r"))] : [idOf("h-s-q"), idOf("h-s-r")].map(shardOf).sort((a, b) => a - b),
-      );
+      expect(first.shards).toEqual(readAhead ? shards("h-s-r") : shards("h-s-q", "h-s-r", "h-s-p"));
+      if (takenBackWithOthers) expect((await evaluator.runBatch()).shards).toEqual(shards("h-s-q", "h-s-p"));
       await drainQueue(evaluator);
-      expect(records.find((r) => r.seriesId === idOf("h-s-r"))?.threshold).toBe(v(oneShardABatch ? 32 : 30));
-      const q = records.filter((r) => r.seriesId === idOf("h-s-q"));
-      expect(q.map((r) => [r.ts, r.threshold])).toEqual([30, 31, 32].map((i) => [minute(i), v(i - 15)]));
+      const seriesRecords = (key: string) => records.filter((r) => shardOf(r.seriesId) === shardOfKey(key));
+      expect(seriesRecords("h-s-r").map((r) => r.threshold)).toEqual([v(readAhead ? 32 : 30)]);
+      expect(seriesRecords("h-s-q").map((r) => [r.ts, r.threshold])).toEqual([30, 31, 32].map((i) => [minute(i), v(i - 15)]));
     },
   );
 
@@ -372,6 +382,43 @@ describe("several workers side by side", () => {
       [0, "CRITICAL"],
     ]);
     expect(b.map((r) => [r.softCount, r.hardState])).toEqual([[2, "OK"]]);
+  });
+
+  it("a batch of several shards forgets what it remembered of the one another worker evaluated since, not of the others", async () => {
+    // As above, with q's and p's shards in one batch of A: B's result for q comes between.
+    const org = await orgWithItems([
+      { name: "q", policy: policy({ kind: "constant", value: 100 }) },
+      { name: "p", policy: policy({ kind: "constant", value: 100 }) },
+    ]);
+    const a: EvaluationRecord[] = [];
+    const workerA = newEvaluator(a, org);
+    const workerB = newEvaluator(undefined, org);
+    const send = (points: { key: string; i: number }[]) =>
+      ingestBatch(db, {
+        organizationId: org,
+        agentId: null,
+        batch: { batchId: `b-${crypto.randomUUID()}`, results: points.map(({ key, i }) => ({ key, ts: minute(i), value: 500 })) },
+      });
+    await send([
+      { key: "h-s-q", i: 0 },
+      { key: "h-s-p", i: 0 },
+    ]);
+    expect((await workerA.runBatch()).shards).toHaveLength(2);
+    await send([{ key: "h-s-q", i: 1 }]);
+    await drainQueue(workerB);
+    await send([
+      { key: "h-s-q", i: 2 },
+      { key: "h-s-p", i: 1 },
+    ]);
+    a.length = 0;
+    expect((await workerA.runBatch()).shards).toHaveLength(2);
+    const ids = await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [
+      org,
+    ]);
+    const of = (key: string) => a.filter((r) => r.seriesId === ids.find((row) => row.key === key)!.id);
+    // q's third problem in a row is hard (B's soft 2 read back); p's second is soft 2 (A's memory kept).
+    expect(of("h-s-q").map((r) => [r.softCount, r.hardState])).toEqual([[0, "CRITICAL"]]);
+    expect(of("h-s-p").map((r) => [r.softCount, r.hardState])).toEqual([[2, "OK"]]);
   });
 
   it("a worker taking back a shard catches up every series of it, not only those of the batch it takes it back with", async () => {
