@@ -158,17 +158,17 @@ export class Evaluator {
     try {
       const client = work.transaction;
       const byShard = new Map<number, ShardMemory>();
-      work.shards.forEach((shard, i) => {
+      for (const [i, shard] of work.shards.entries()) {
         const current = work.evaluatedLastByThisWorker.includes(shard);
         if (!current) this.lastEvaluated.delete(memoryKeys[i]!);
         byShard.set(shard, this.rememberedFor(memoryKeys[i]!, config, current));
-      });
+      }
       const known = new BatchMemory(byShard);
       const states = await this.prepare(client, config, work.points, known);
       const alerts = new Map<number, SeriesAlertMemory>();
       const alertsBefore: AlertMemoryLookup = {
-        get: (seriesId) => alerts.get(seriesId) ?? known.get(seriesId),
-        has: (seriesId) => alerts.has(seriesId) || known.has(seriesId),
+        get: (seriesId) => alerts.get(seriesId) ?? known.alerts.get(seriesId),
+        has: (seriesId) => alerts.has(seriesId) || known.alerts.has(seriesId),
       };
       // The database writes slice k while this process evaluates slice k + 1: on two cores
       // neither waits for the other (each used to take about half of a batch's time).

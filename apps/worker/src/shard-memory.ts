@@ -32,8 +32,14 @@ export function emptyShardMemory(config: OrganizationConfig): ShardMemory {
  * A series of a shard the batch does not hold has no memory here (no state known, not caught up):
  * another worker may be evaluating it.
  */
-export class BatchMemory implements AlertMemoryLookup {
+export class BatchMemory {
   constructor(private readonly byShard: ReadonlyMap<number, ShardMemory>) {}
+
+  /** The alert memory of the batch's series from earlier batches. */
+  readonly alerts: AlertMemoryLookup = {
+    get: (seriesId) => this.of(seriesId)?.alerts.get(seriesId),
+    has: (seriesId) => this.of(seriesId)?.alerts.has(seriesId) ?? false,
+  };
 
   private of(seriesId: number): ShardMemory | undefined {
     return this.byShard.get(shardOf(seriesId));
@@ -65,14 +71,6 @@ export class BatchMemory implements AlertMemoryLookup {
 
   caughtUp(seriesId: number): void {
     this.of(seriesId)?.caughtUp.add(seriesId);
-  }
-
-  get(seriesId: number): SeriesAlertMemory | undefined {
-    return this.of(seriesId)?.alerts.get(seriesId);
-  }
-
-  has(seriesId: number): boolean {
-    return this.of(seriesId)?.alerts.has(seriesId) ?? false;
   }
 
   /** Keeps what a committed batch wrote. */

@@ -45,6 +45,14 @@ async function changes(organizationId: string) {
   return rows.map((r) => ({ key: r.key, ts: r.ts.getTime(), state: r.state, hard: r.hard, value: r.value, threshold: r.threshold }));
 }
 
+/** The organisation's series ids by key. */
+async function seriesIdByKey(organizationId: string): Promise<Map<string, number>> {
+  const rows = await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [
+    organizationId,
+  ]);
+  return new Map(rows.map((r) => [r.key, r.id]));
+}
+
 /** An evaluator collecting the records of one organisation (the queue holds other tests' work too). */
 function newEvaluator(collected?: EvaluationRecord[], organization?: string, options: EvaluatorOptions = {}) {
   return new Evaluator(
@@ -236,10 +244,8 @@ describe("from ingest to states", () => {
       // A full window of q (and r) in this worker's memory, every shard evaluated last by it.
       for (const key of ["h-s-q", "h-s-r", "h-s-p"]) await ingest(key, 0, 29);
       await drainQueue(evaluator);
-      const ids = await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [
-        org,
-      ]);
-      const shardOfKey = (key: string) => shardOf(ids.find((r) => r.key === key)!.id);
+      const ids = await seriesIdByKey(org);
+      const shardOfKey = (key: string) => shardOf(ids.get(key)!);
       expect(new Set(["h-s-q", "h-s-r", "h-s-p"].map(shardOfKey)).size).toBe(3);
       // Read ahead, r's batch comes first and reads q's stored points 30–32, which push the oldest
       // out of q's window; in one batch, r at 30 reads q at 30 only.
@@ -280,12 +286,7 @@ describe("from ingest to states", () => {
           batch: { batchId: `b-${crypto.randomUUID()}`, results: results.map((r) => ({ key, ...r })) },
         });
       const records: EvaluationRecord[] = [];
-      const ids = async () =>
-        new Map(
-          (
-            await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [org])
-          ).map((r) => [r.key, r.id]),
-        );
+      const ids = () => seriesIdByKey(org);
       return { org, send, records, ids, evaluator: (options: EvaluatorOptions = {}) => newEvaluator(records, org, options) };
     }
 
@@ -412,10 +413,8 @@ describe("several workers side by side", () => {
     ]);
     a.length = 0;
     expect((await workerA.runBatch()).shards).toHaveLength(2);
-    const ids = await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [
-      org,
-    ]);
-    const of = (key: string) => a.filter((r) => r.seriesId === ids.find((row) => row.key === key)!.id);
+    const ids = await seriesIdByKey(org);
+    const of = (key: string) => a.filter((r) => r.seriesId === ids.get(key));
     // q's third problem in a row is hard (B's soft 2 read back); p's second is soft 2 (A's memory kept).
     expect(of("h-s-q").map((r) => [r.softCount, r.hardState])).toEqual([[0, "CRITICAL"]]);
     expect(of("h-s-p").map((r) => [r.softCount, r.hardState])).toEqual([[2, "OK"]]);
@@ -440,10 +439,8 @@ describe("several workers side by side", () => {
     await send(names.map((key) => ({ key, i: 0, value: 10 })));
     await drainQueue(workerA);
     // Among nine series, two share a shard.
-    const ids = await queryRows<{ key: string; id: number }>(db, `SELECT key, id::float8 AS id FROM series WHERE organization_id = $1`, [
-      org,
-    ]);
-    const [x, y] = ids.filter((r) => ids.some((o) => o !== r && shardOf(o.id) === shardOf(r.id))).map((r) => r.key);
+    const ids = [...(await seriesIdByKey(org))];
+    const [x, y] = ids.filter(([key, id]) => ids.some(([other, o]) => other !== key && shardOf(o) === shardOf(id))).map(([key]) => key);
     await send([
       { key: x!, i: 1, value: 100 },
       { key: y!, i: 1, value: 100 },

@@ -66,9 +66,8 @@ export function evaluationLockKey(organizationId: string, shard: number): bigint
  * Opens a transaction holding every evaluation lock of the organisation (for writers outside
  * the worker: beginOrganizationEvaluation): no shard's decider runs meanwhile. The locks are waited
  * for in shard order, and a worker only ever tries its shards' locks (it never waits for one), so
- * no two takers deadlock. BEGIN and the
- * locks travel in one round trip (the simple protocol takes several statements, but no
- * parameters: the keys are validated numbers).
+ * no two takers deadlock. BEGIN and the locks travel in one round trip (the simple protocol takes
+ * several statements, but no parameters: the keys are validated numbers).
  */
 export async function beginUnderEvaluationLock(client: pg.ClientBase, organizationId: string): Promise<void> {
   const locks = Array.from(
