@@ -95,11 +95,12 @@ export class Evaluator {
   /** Shards (organisation/shard) this worker believes it evaluated last: it returns to them first, its memory of them current. */
   private readonly lastEvaluated = new Set<string>();
   /**
-   * Series read by a batch not holding their shard since their own shard last evaluated them here, each
-   * with the newest point the window held at the first such read: what came after it was read
-   * ahead of its evaluation.
+   * Series read from the database by a batch that does not evaluate them (one not holding their
+   * shard, or holding it before this worker caught them up), since their own shard last evaluated
+   * them here, each with the newest point the window held at the first such read: what came after
+   * it was read ahead of its evaluation.
    */
-  private readonly readAcrossShards = new Map<number, number>();
+  private readonly readAhead = new Map<number, number>();
   /** Milliseconds spent per phase since start, over committed and failed batches alike. */
   readonly phaseMs: Record<EvaluationPhase, number> = { claim: 0, load: 0, evaluate: 0, alerts: 0, write: 0, commit: 0 };
   private mark = 0;
@@ -265,28 +266,30 @@ export class Evaluator {
     // Remembered once the batch commits, with the states it writes (which take these out again).
     for (const seriesId of unknownStates) if (!loaded.has(seriesId)) known.hasNoState(seriesId);
     this.lap("load");
-    // A series of another shard was read with whatever was stored, possibly past what its own
-    // shard has evaluated: once its own shard comes here, what was read ahead is taken back
-    // (evaluation appends it again). What it kept is what its own shard evaluated, plus stored
-    // points older than the batch, as a catch-up would leave it: once caught up while this worker
-    // is the shard's last evaluator (ShardMemory.caughtUp) it is current, and only older
-    // points that the taken-back ones pushed out of a full window are loaded again
-    // (SeriesWindow.olderMissing).
+    // A series read from the database without being evaluated here — of another shard, or of a
+    // held one without points in the batch and not caught up yet (after a start or a takeover) —
+    // was read with whatever was stored, possibly past what its own shard has evaluated: once a
+    // batch of its own shard evaluates it here, what was read ahead is taken back (evaluation
+    // appends it again). What it kept is what its own shard evaluated, plus stored points older
+    // than the batch, as a catch-up would leave it: once caught up while this worker is the
+    // shard's last evaluator (ShardMemory.caughtUp) it is current, and only older points that the
+    // taken-back ones pushed out of a full window are loaded again (SeriesWindow.olderMissing).
     const window = this.windows.of(config.organizationId);
     const ownShard: number[] = [];
     for (const key of wanted) {
       const seriesId = config.seriesIdByKey.get(key);
       if (seriesId === undefined) continue;
       // Series ids are unique across organisations, keys only within one.
-      if (!known.holds(seriesId)) {
-        if (!this.readAcrossShards.has(seriesId)) this.readAcrossShards.set(seriesId, window.newestTs(key) ?? Number.NEGATIVE_INFINITY);
+      const evaluatedHere = known.holds(seriesId) && (batchMsBySeries.has(seriesId) || known.isCaughtUp(seriesId));
+      if (!evaluatedHere) {
+        if (!this.readAhead.has(seriesId)) this.readAhead.set(seriesId, window.newestTs(key) ?? Number.NEGATIVE_INFINITY);
         continue;
       }
       ownShard.push(seriesId);
-      const settled = this.readAcrossShards.get(seriesId);
+      const settled = this.readAhead.get(seriesId);
       // Points are stamped in whole milliseconds: from the next one on was read ahead.
       if (settled !== undefined) window.takeBackFrom(key, settled + 1);
-      this.readAcrossShards.delete(seriesId);
+      this.readAhead.delete(seriesId);
     }
     // Each series' history is loaded up to its batch's first point newer than everything it
     // settled (held in the window, or evaluated by the state machine), so that `[0]` is always the

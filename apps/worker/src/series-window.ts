@@ -77,6 +77,8 @@ export class SeriesWindow implements SeriesData {
     if (full) h.olderMissing += dropped;
     const size = h.data.size(key);
     h.newestTs = size === 0 ? Number.NEGATIVE_INFINITY : h.data.pointsByIndexRange(key, 0, 0).ts[0]!;
+    // An emptied window loads its newest points afresh: nothing older is missing from it.
+    if (size === 0) h.olderMissing = 0;
   }
 
   /** Lets the series go: its next use loads it afresh. */

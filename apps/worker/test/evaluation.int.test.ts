@@ -264,6 +264,44 @@ describe("from ingest to states", () => {
     },
   );
 
+  it("a series of a shard the batch holds, read without points of its own, evaluates as if it had not been read", async () => {
+    // q's threshold reads its own point 15 back; eight readers of q's newest point, one of which
+    // falls in q's shard. A worker that has not caught q up (a restart) takes the reader's batch
+    // first: q's stored points 30–32 are read ahead of q's own batch, which must not see them.
+    const readers = Array.from({ length: EVALUATION_SHARDS }, (_, i) => `r${i}`);
+    const org = await orgWithItems([
+      { name: "q", policy: policy({ kind: "expression", source: "h-s-q[15] * 1" }) },
+      ...readers.map((name) => ({ name, policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) })),
+    ]);
+    const v = (i: number) => 1000 + i;
+    const ingest = (key: string, from: number, to: number) =>
+      ingestBatch(db, {
+        organizationId: org,
+        agentId: null,
+        batch: {
+          batchId: `b-${crypto.randomUUID()}`,
+          results: Array.from({ length: to - from + 1 }, (_, k) => ({ key, ts: minute(from + k), value: v(from + k) })),
+        },
+      });
+    await ingest("h-s-q", 0, 29);
+    for (const name of readers) await ingest(`h-s-${name}`, 29, 29);
+    await drainQueue(newEvaluator());
+    const ids = await seriesIdByKey(org);
+    const reader = readers.map((name) => `h-s-${name}`).find((key) => shardOf(ids.get(key)!) === shardOf(ids.get("h-s-q")!));
+    expect(reader, "a reader in q's shard (series ids are consecutive)").toBeDefined();
+    await ingest(reader!, 30, 30);
+    await ingest("h-s-q", 30, 32);
+    const records: EvaluationRecord[] = [];
+    const restarted = newEvaluator(records, org, { maxQueueRows: 1 });
+    const first = await restarted.runBatch();
+    expect(first.points).toBe(1);
+    await drainQueue(restarted);
+    expect(records.filter((r) => r.seriesId === ids.get(reader!)).map((r) => r.threshold)).toEqual([v(32)]);
+    expect(records.filter((r) => r.seriesId === ids.get("h-s-q")).map((r) => [r.ts, r.threshold])).toEqual(
+      [30, 31, 32].map((i) => [minute(i), v(i - 15)]),
+    );
+  });
+
   describe("a late point (older than one already evaluated) arriving with a new one", () => {
     // In time order the history is 0, 1, 1½ (late), 2, 3. A threshold reading the two points
     // before 3 reads 2 and 1½ (12 + 500), as from a window loaded afresh after the batch; a window
