@@ -53,6 +53,21 @@ async function seriesIdByKey(organizationId: string): Promise<Map<string, number
   return new Map(rows.map((r) => [r.key, r.id]));
 }
 
+/** The value stored at minute i by ingestMinutes. */
+const v = (i: number) => 1000 + i;
+
+/** Stores the series' points at minutes from…to (value v(i)), as one agent batch. */
+function ingestMinutes(organizationId: string, key: string, from: number, to: number) {
+  return ingestBatch(db, {
+    organizationId,
+    agentId: null,
+    batch: {
+      batchId: `b-${crypto.randomUUID()}`,
+      results: Array.from({ length: to - from + 1 }, (_, k) => ({ key, ts: minute(from + k), value: v(from + k) })),
+    },
+  });
+}
+
 /** An evaluator collecting the records of one organisation (the queue holds other tests' work too). */
 function newEvaluator(collected?: EvaluationRecord[], organization?: string, options: EvaluatorOptions = {}) {
   return new Evaluator(
@@ -229,16 +244,7 @@ describe("from ingest to states", () => {
         { name: "r", policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) },
         { name: "p", policy: policy({ kind: "constant", value: 100 }) },
       ]);
-      const v = (i: number) => 1000 + i;
-      const ingest = (key: string, from: number, to: number) =>
-        ingestBatch(db, {
-          organizationId: org,
-          agentId: null,
-          batch: {
-            batchId: `b-${crypto.randomUUID()}`,
-            results: Array.from({ length: to - from + 1 }, (_, k) => ({ key, ts: minute(from + k), value: v(from + k) })),
-          },
-        });
+      const ingest = (key: string, from: number, to: number) => ingestMinutes(org, key, from, to);
       const records: EvaluationRecord[] = [];
       const evaluator = newEvaluator(records, org, options);
       // A full window of q (and r) in this worker's memory, every shard evaluated last by it.
@@ -273,16 +279,7 @@ describe("from ingest to states", () => {
       { name: "q", policy: policy({ kind: "expression", source: "h-s-q[15] * 1" }) },
       ...readers.map((name) => ({ name, policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) })),
     ]);
-    const v = (i: number) => 1000 + i;
-    const ingest = (key: string, from: number, to: number) =>
-      ingestBatch(db, {
-        organizationId: org,
-        agentId: null,
-        batch: {
-          batchId: `b-${crypto.randomUUID()}`,
-          results: Array.from({ length: to - from + 1 }, (_, k) => ({ key, ts: minute(from + k), value: v(from + k) })),
-        },
-      });
+    const ingest = (key: string, from: number, to: number) => ingestMinutes(org, key, from, to);
     await ingest("h-s-q", 0, 29);
     for (const name of readers) await ingest(`h-s-${name}`, 29, 29);
     await drainQueue(newEvaluator());
