@@ -9,6 +9,7 @@ import {
   loadItemStates,
   loadSettledBefore,
   type QueuedPoint,
+  shardOf,
   type Transaction,
   WriteStatement,
 } from "@tidemark/db/evaluation";
@@ -94,6 +95,8 @@ export class Evaluator {
   private readonly remembered = new Map<string, ShardMemory>();
   /** Shards (organisation/shard) this worker believes it evaluated last: it returns to them first, its memory of them current. */
   private readonly lastEvaluated = new Set<string>();
+  /** By organisation/shard, the shard's late-point count as this worker's last committed batch of it left it (ClaimedWork.latePoints). */
+  private readonly latePointsLeft = new Map<string, number>();
   /**
    * Series read from the database by a batch that does not evaluate them (one not holding their
    * shard, or holding it before this worker caught them up), since their own shard last evaluated
@@ -163,10 +166,15 @@ export class Evaluator {
         const current = work.evaluatedLastByThisWorker.includes(shard);
         if (!current) this.lastEvaluated.delete(memoryKeys[i]!);
         byShard.set(shard, this.rememberedFor(memoryKeys[i]!, config, current));
+        // Another worker's batches put late points into its window, older than the newest point
+        // this worker's window holds: the catch-up reads what is newer, so they load afresh.
+        if ((this.latePointsLeft.get(memoryKeys[i]!) ?? 0) !== (work.latePoints.get(shard) ?? 0))
+          this.forgetShardWindows(config, shard);
       }
       const known = new BatchMemory(byShard);
       const states = await this.prepare(client, config, work.points, known);
       const alerts = new Map<number, SeriesAlertMemory>();
+      const latePoints = new Map<number, number>();
       const alertsBefore: AlertMemoryLookup = {
         get: (seriesId) => alerts.get(seriesId) ?? known.alerts.get(seriesId),
         has: (seriesId) => alerts.has(seriesId) || known.alerts.has(seriesId),
@@ -174,14 +182,22 @@ export class Evaluator {
       // The database writes slice k while this process evaluates slice k + 1: on two cores
       // neither waits for the other (each used to take about half of a batch's time).
       for (let start = 0; start === 0 || start < work.points.length; start += this.slicePoints) {
-        const records = this.evaluateSlice(config, work.points.slice(start, start + this.slicePoints), states, known);
+        const records = this.evaluateSlice(config, work.points.slice(start, start + this.slicePoints), states, known, latePoints);
         this.lap("evaluate");
         const statement = new WriteStatement();
         const last = start + this.slicePoints >= work.points.length;
         addEvaluationWrites(
           statement,
           records,
-          last ? { organizationId, shards: work.shards, workerId: this.id, queueIds: work.ids } : undefined,
+          last
+            ? {
+                organizationId,
+                shards: work.shards,
+                latePoints: work.shards.map((shard) => latePoints.get(shard) ?? 0),
+                workerId: this.id,
+                queueIds: work.ids,
+              }
+            : undefined,
         );
         const sliceAlerts = await this.hooks.beforeWrite?.({ client, organizationId, records, config, statement, alerts: alertsBefore });
         for (const [seriesId, memory] of sliceAlerts ?? []) alerts.set(seriesId, memory);
@@ -194,7 +210,11 @@ export class Evaluator {
       await work.commit();
       this.lap("commit");
       known.remember(states, alerts);
-      for (const key of memoryKeys) this.lastEvaluated.add(key);
+      for (const [i, key] of memoryKeys.entries()) {
+        this.lastEvaluated.add(key);
+        const shard = work.shards[i]!;
+        this.latePointsLeft.set(key, (work.latePoints.get(shard) ?? 0) + (latePoints.get(shard) ?? 0));
+      }
       return { points: work.points.length, organizationId, shards: work.shards, moreQueued: work.moreQueued };
     } catch (error) {
       // A COMMIT that failed in transit may still have happened: what is remembered can no longer
@@ -211,6 +231,15 @@ export class Evaluator {
       }
       await work.rollback();
       throw error;
+    }
+  }
+
+  /** Lets the window of the shard's series go: their next use loads them afresh. */
+  private forgetShardWindows(config: OrganizationConfig, shard: number): void {
+    const window = this.windows.of(config.organizationId);
+    for (const key of window.keys()) {
+      const seriesId = config.seriesIdByKey.get(key);
+      if (seriesId !== undefined && shardOf(seriesId) === shard) window.forget(key);
     }
   }
 
@@ -328,6 +357,8 @@ export class Evaluator {
     points: QueuedPoint[],
     states: Map<number, ItemStateRow>,
     known: BatchMemory,
+    /** Counts, by shard, the points put into the window older than its newest (EvaluationCompletion.latePoints). */
+    latePoints: Map<number, number>,
   ): EvaluationRecord[] {
     const records: EvaluationRecord[] = [];
     // Ingest refuses points from further ahead than this; a state stamped beyond it (stored before
@@ -339,7 +370,13 @@ export class Evaluator {
       if (!item) continue;
       // A result the worker made up for missing data is no data: it stays out of the window.
       const stale = point.status === STALE_STATUS;
-      if (!stale) window.add(item.seriesKey, point.ts, point.value);
+      if (!stale) {
+        if (point.ts < (window.newestTs(item.seriesKey) ?? Number.NEGATIVE_INFINITY)) {
+          const shard = shardOf(point.seriesId);
+          latePoints.set(shard, (latePoints.get(shard) ?? 0) + 1);
+        }
+        window.add(item.seriesKey, point.ts, point.value);
+      }
       const plugin = point.status == null ? null : pluginState(point.status);
       const previous = states.get(point.seriesId) ?? known.state(point.seriesId);
       // A point older than the last evaluated one is stored but cannot rewind the state machine

@@ -36,6 +36,11 @@ export class SeriesWindow implements SeriesData {
     return this.held.has(key);
   }
 
+  /** The keys of the series held. */
+  keys(): IterableIterator<string> {
+    return this.held.keys();
+  }
+
   newestTs(key: string): number | undefined {
     return this.held.get(key)?.newestTs;
   }

@@ -393,6 +393,34 @@ describe("from ingest to states", () => {
 });
 
 describe("several workers side by side", () => {
+  it.each([
+    { between: "a late point", points: [{ ts: minute(1) + 30_000, value: 500 }], threshold: 500 },
+    { between: "no late point", points: [], threshold: 11 },
+  ])("a worker taking a shard back reads what another evaluated there, $between included", async ({ points, threshold }) => {
+    // q's threshold reads its own point 3 back. A holds q's window 0, 1, 2; B evaluates the
+    // shard once — a point at 3, and maybe a late one at 1½ — then A takes it back at 4: its
+    // window must hold 4, 3, 2 and 1½ (or 1) as one loaded afresh would, not only what came
+    // after its newest point.
+    const org = await orgWithItems([{ name: "q", policy: policy({ kind: "expression", source: "h-s-q[3] * 1" }) }]);
+    const a: EvaluationRecord[] = [];
+    const workerA = newEvaluator(a, org);
+    const workerB = newEvaluator(undefined, org);
+    const send = (results: { ts: number; value: number }[]) =>
+      ingestBatch(db, {
+        organizationId: org,
+        agentId: null,
+        batch: { batchId: `b-${crypto.randomUUID()}`, results: results.map((r) => ({ key: "h-s-q", ...r })) },
+      });
+    await send([0, 1, 2].map((i) => ({ ts: minute(i), value: 10 + i })));
+    await drainQueue(workerA);
+    await send([...points, { ts: minute(3), value: 13 }]);
+    await drainQueue(workerB);
+    await send([{ ts: minute(4), value: 14 }]);
+    a.length = 0;
+    await drainQueue(workerA);
+    expect(a.map((r) => [r.ts, r.threshold])).toEqual([[minute(4), threshold]]);
+  });
+
   it("a worker that was not the last evaluator forgets its remembered states and reads item_states", async () => {
     // Value 500 against T = 100 with "<" is CRITICAL: soft 1, 2, then hard at the third result.
     // Were worker A to trust what it remembered after B's evaluation, it would count soft 2 again.

@@ -29,6 +29,12 @@ export interface ClaimedWork {
   points: QueuedPoint[];
   /** Those of `shards` the claiming worker also evaluated last (its memory of them is current). */
   evaluatedLastByThisWorker: number[];
+  /**
+   * For each of `shards`, how many late points its evaluations have put into their worker's
+   * window so far (EvaluationCompletion.latePoints): a worker finding another count than it left
+   * knows that another worker's window took points older than its own newest ones.
+   */
+  latePoints: Map<number, number>;
   /** Whether other due work waits in the queue (of any organisation). */
   moreQueued: boolean;
 }
@@ -169,6 +175,8 @@ export async function beginEvaluationClaimingWork(
             (SELECT string_agg((extract(epoch FROM t.ts) * 1000)::text, ',' ORDER BY t.n) FROM unnest(c.timestamps) WITH ORDINALITY AS t(ts, n)) AS ms,
             ARRAY(SELECT shard FROM evaluation_cursors WHERE organization_id = ${organization}
                     AND shard IN (SELECT shard FROM claimed) AND worker_id = ${client.escapeLiteral(workerId)} ORDER BY shard) AS last,
+            (SELECT json_object_agg(shard, late_points) FROM evaluation_cursors WHERE organization_id = ${organization}
+                    AND shard IN (SELECT shard FROM claimed)) AS late,
             EXISTS (SELECT 1 FROM evaluation_queue q WHERE (q.claimed_until IS NULL OR q.claimed_until < now())
                       AND q.id NOT IN (SELECT id FROM claimed)) AS more
      FROM claimed c ORDER BY c.id`,
@@ -183,6 +191,7 @@ export async function beginEvaluationClaimingWork(
       statuses: string | null;
       outputs: (string | null)[] | null;
       last: number[];
+      late: Record<string, number> | null;
       more: boolean;
     }>
   ).rows;
@@ -216,6 +225,7 @@ export async function beginEvaluationClaimingWork(
     shards: [...new Set(rows.map((r) => r.shard))].sort((a, b) => a - b),
     points,
     evaluatedLastByThisWorker: rows[0]!.last,
+    latePoints: new Map(Object.entries(rows[0]!.late ?? {}).map(([shard, count]) => [Number(shard), Number(count)])),
     moreQueued: rows[0]!.more,
   };
 }
@@ -538,6 +548,12 @@ export interface EvaluationRecord {
 export interface EvaluationCompletion {
   organizationId: string;
   shards: number[];
+  /**
+   * For each of `shards`, the late points the batch put into the window: older than the series'
+   * newest point held, so that another worker's catch-up, which reads what is newer than its own
+   * newest point, would not find them. Added to the shard's count (ClaimedWork.latePoints).
+   */
+  latePoints: number[];
   workerId: string;
   queueIds: number[];
 }
@@ -600,9 +616,11 @@ export function addEvaluationWrites(statement: WriteStatement, records: Evaluati
     statement.with("done", `DELETE FROM evaluation_queue WHERE id = ANY(${statement.param(completion.queueIds, "bigint[]")})`);
     statement.with(
       "cursor",
-      `INSERT INTO evaluation_cursors (organization_id, shard, worker_id, updated_at)
-       SELECT ${statement.param(completion.organizationId, "uuid")}, unnest(${statement.param(completion.shards, "int[]")}), ${statement.param(completion.workerId, "text")}, now()
-       ON CONFLICT (organization_id, shard) DO UPDATE SET worker_id = excluded.worker_id, updated_at = excluded.updated_at`,
+      `INSERT INTO evaluation_cursors (organization_id, shard, worker_id, updated_at, late_points)
+       SELECT ${statement.param(completion.organizationId, "uuid")}, c.shard, ${statement.param(completion.workerId, "text")}, now(), c.late
+       FROM unnest(${statement.param(completion.shards, "int[]")}, ${statement.param(completion.latePoints, "bigint[]")}) AS c(shard, late)
+       ON CONFLICT (organization_id, shard) DO UPDATE SET worker_id = excluded.worker_id, updated_at = excluded.updated_at,
+         late_points = evaluation_cursors.late_points + excluded.late_points`,
     );
   }
 }

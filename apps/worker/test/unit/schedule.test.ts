@@ -72,5 +72,7 @@ describe("schedules", () => {
       ),
       { numRuns: 2000 },
     );
-  });
+    // Cron schedules walk every fire time up to `now` (a 5-minute cron over three days is 864 of
+    // them): 1–5 s on this 2-core machine, past vitest's 5 s default while CI's browsers run.
+  }, 30_000);
 });
