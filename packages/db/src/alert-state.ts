@@ -193,7 +193,11 @@ export async function applyEvaluations(
   const plan = async (client: Transaction, statement: WriteStatement) => {
     if (options.records) addEvaluationWrites(statement, options.records);
     const { summary } = await planAlerts(client, organizationId, outcomes, new Map(), statement, options);
-    statement.with("forget", `DELETE FROM evaluation_cursors WHERE organization_id = ${statement.param(organizationId, "uuid")}`);
+    // No worker is the shards' last evaluator any more; their late-point counts stay (they only grow).
+    statement.with(
+      "forget",
+      `UPDATE evaluation_cursors SET worker_id = '', updated_at = now() WHERE organization_id = ${statement.param(organizationId, "uuid")}`,
+    );
     return summary;
   };
   if (!isDatabase(target)) {
