@@ -168,8 +168,7 @@ export class Evaluator {
         byShard.set(shard, this.rememberedFor(memoryKeys[i]!, config, current));
         // Another worker's batches put late points into its window, older than the newest point
         // this worker's window holds: the catch-up reads what is newer, so they load afresh.
-        if ((this.latePointsLeft.get(memoryKeys[i]!) ?? 0) !== (work.latePoints.get(shard) ?? 0))
-          this.forgetShardWindows(config, shard);
+        if ((this.latePointsLeft.get(memoryKeys[i]!) ?? 0) !== (work.latePoints.get(shard) ?? 0)) this.forgetShardWindows(config, shard);
       }
       const known = new BatchMemory(byShard);
       const states = await this.prepare(client, config, work.points, known);
