@@ -168,7 +168,7 @@ export class Evaluator {
         byShard.set(shard, this.rememberedFor(memoryKeys[i]!, config, current));
         // Another worker's batches put late points into its window, older than the newest point
         // this worker's window holds: the catch-up reads what is newer, so they load afresh.
-        if ((this.latePointsLeft.get(memoryKeys[i]!) ?? 0) !== (work.latePoints.get(shard) ?? 0)) this.forgetShardWindows(config, shard);
+        if ((this.latePointsLeft.get(memoryKeys[i]!) ?? 0) !== work.latePoints[i]) this.forgetShardWindows(config, shard);
       }
       const known = new BatchMemory(byShard);
       const states = await this.prepare(client, config, work.points, known);
@@ -212,7 +212,7 @@ export class Evaluator {
       for (const [i, key] of memoryKeys.entries()) {
         this.lastEvaluated.add(key);
         const shard = work.shards[i]!;
-        this.latePointsLeft.set(key, (work.latePoints.get(shard) ?? 0) + (latePoints.get(shard) ?? 0));
+        this.latePointsLeft.set(key, work.latePoints[i]! + (latePoints.get(shard) ?? 0));
       }
       return { points: work.points.length, organizationId, shards: work.shards, moreQueued: work.moreQueued };
     } catch (error) {
@@ -369,12 +369,9 @@ export class Evaluator {
       if (!item) continue;
       // A result the worker made up for missing data is no data: it stays out of the window.
       const stale = point.status === STALE_STATUS;
-      if (!stale) {
-        if (point.ts < (window.newestTs(item.seriesKey) ?? Number.NEGATIVE_INFINITY)) {
-          const shard = shardOf(point.seriesId);
-          latePoints.set(shard, (latePoints.get(shard) ?? 0) + 1);
-        }
-        window.add(item.seriesKey, point.ts, point.value);
+      if (!stale && window.add(item.seriesKey, point.ts, point.value)) {
+        const shard = shardOf(point.seriesId);
+        latePoints.set(shard, (latePoints.get(shard) ?? 0) + 1);
       }
       const plugin = point.status == null ? null : pluginState(point.status);
       const previous = states.get(point.seriesId) ?? known.state(point.seriesId);

@@ -109,13 +109,18 @@ export class SeriesWindow implements SeriesData {
    * Adds a point, loaded or evaluated. A point newer than the newest held is appended; an older
    * one — loaded before the oldest (what olderMissing asked for), or evaluated late (stored after
    * newer ones) — takes its place in time order unless it is held already, so that the window
-   * holds what a load afresh would.
+   * holds what a load afresh would. Returns whether the point is older than the newest held: a
+   * late point, which another worker's catch-up (by instant) would not find.
    */
-  add(key: string, ts: number, value: number | null): void {
+  add(key: string, ts: number, value: number | null): boolean {
     const h = this.held.get(key);
-    if (!h) return;
-    if (ts > h.newestTs) this.append(key, ts, value);
-    else if (!h.data.hasPointAt(key, ts)) h.data.append(key, ts, value);
+    if (!h) return false;
+    if (ts > h.newestTs) {
+      this.append(key, ts, value);
+      return false;
+    }
+    if (!h.data.hasPointAt(key, ts)) h.data.append(key, ts, value);
+    return ts < h.newestTs;
   }
 
   append(key: string, ts: number, value: number | null): void {

@@ -30,11 +30,11 @@ export interface ClaimedWork {
   /** Those of `shards` the claiming worker also evaluated last (its memory of them is current). */
   evaluatedLastByThisWorker: number[];
   /**
-   * For each of `shards`, how many late points its evaluations have put into their worker's
-   * window so far (EvaluationCompletion.latePoints): a worker finding another count than it left
-   * knows that another worker's window took points older than its own newest ones.
+   * For each of `shards` (in its order), how many late points its evaluations have put into their
+   * worker's window so far (EvaluationCompletion.latePoints): a worker finding another count than
+   * it left knows that another worker's window took points older than its own newest ones.
    */
-  latePoints: Map<number, number>;
+  latePoints: number[];
   /** Whether other due work waits in the queue (of any organisation). */
   moreQueued: boolean;
 }
@@ -173,10 +173,8 @@ export async function beginEvaluationClaimingWork(
      SELECT c.id, c.shard, array_to_string(c.series_ids, ',') AS series_ids, array_to_string(c."values", ',', 'N') AS "values",
             array_to_string(c.statuses, ',', 'N') AS statuses, array_to_json(c.outputs) AS outputs,
             (SELECT string_agg((extract(epoch FROM t.ts) * 1000)::text, ',' ORDER BY t.n) FROM unnest(c.timestamps) WITH ORDINALITY AS t(ts, n)) AS ms,
-            ARRAY(SELECT shard FROM evaluation_cursors WHERE organization_id = ${organization}
-                    AND shard IN (SELECT shard FROM claimed) AND worker_id = ${client.escapeLiteral(workerId)} ORDER BY shard) AS last,
-            (SELECT json_object_agg(shard, late_points) FROM evaluation_cursors WHERE organization_id = ${organization}
-                    AND shard IN (SELECT shard FROM claimed)) AS late,
+            (SELECT json_agg(json_build_array(shard, worker_id = ${client.escapeLiteral(workerId)}, late_points)) FROM evaluation_cursors
+              WHERE organization_id = ${organization} AND shard IN (SELECT shard FROM claimed)) AS cursors,
             EXISTS (SELECT 1 FROM evaluation_queue q WHERE (q.claimed_until IS NULL OR q.claimed_until < now())
                       AND q.id NOT IN (SELECT id FROM claimed)) AS more
      FROM claimed c ORDER BY c.id`,
@@ -190,8 +188,8 @@ export async function beginEvaluationClaimingWork(
       values: string;
       statuses: string | null;
       outputs: (string | null)[] | null;
-      last: number[];
-      late: Record<string, number> | null;
+      /** The claimed shards' cursors: [shard, evaluated last by this worker, late points]. */
+      cursors: [number, boolean, number][] | null;
       more: boolean;
     }>
   ).rows;
@@ -219,13 +217,15 @@ export async function beginEvaluationClaimingWork(
       points.push(point);
     }
   }
+  const shardsClaimed = [...new Set(rows.map((r) => r.shard))].sort((a, b) => a - b);
+  const cursors = new Map((rows[0]!.cursors ?? []).map(([shard, mine, late]) => [shard, { mine, late: Number(late) }]));
   return {
     ids: rows.map((r) => Number(r.id)),
     organizationId,
-    shards: [...new Set(rows.map((r) => r.shard))].sort((a, b) => a - b),
+    shards: shardsClaimed,
     points,
-    evaluatedLastByThisWorker: rows[0]!.last,
-    latePoints: new Map(Object.entries(rows[0]!.late ?? {}).map(([shard, count]) => [Number(shard), Number(count)])),
+    evaluatedLastByThisWorker: shardsClaimed.filter((shard) => cursors.get(shard)?.mine),
+    latePoints: shardsClaimed.map((shard) => cursors.get(shard)?.late ?? 0),
     moreQueued: rows[0]!.more,
   };
 }

@@ -36,3 +36,21 @@ describe("SeriesWindow.takeBackFrom", () => {
     expect(window.pointsByIndexRange(KEY, 0, 5).ts).toEqual([102, 101, 100]);
   });
 });
+
+describe("SeriesWindow.add", () => {
+  it.each([
+    { ts: 6, late: false, newest: 6 },
+    // Held already (the window's newest, or an older one loaded before): not added again.
+    { ts: 5, late: false, newest: 5 },
+    { ts: 3, late: true, newest: 5 },
+    { ts: 2.5, late: true, newest: 5 },
+  ])("a point at $ts is late: $late", ({ ts, late, newest }) => {
+    const window = windowWith(5);
+    expect(window.add(KEY, ts, ts)).toBe(late);
+    expect(window.newestTs(KEY)).toBe(newest);
+  });
+
+  it("a series not held takes nothing and is not late", () => {
+    expect(new SeriesWindow().add(KEY, 1, 1)).toBe(false);
+  });
+});
