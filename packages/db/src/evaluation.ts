@@ -5,6 +5,7 @@ import type pg from "pg";
 import { arrayLiteral } from "./array-literal.ts";
 import { type Database, isDatabase, poolOf } from "./database.ts";
 import { ensureSeries } from "./metrics.ts";
+import { sharedJsonParser } from "./shared-json.ts";
 import { WritePipeline, type WriteStatement } from "./write-statement.ts";
 
 /** A state stamped further ahead than ingest accepts (stored before it refused such points) yields to any new one. */
@@ -382,13 +383,13 @@ export async function loadEvaluatedItems(db: Database, organizationId: string): 
     host: string;
     service: string;
     item: string;
-    policy: unknown;
+    policy: string | null;
     interval_ms: string | null;
     item_id: string | null;
     state_source: string;
     stale_after_intervals: number;
   }>(
-    `SELECT d.series_key, d.host, d.service, d.item, d.policy, d.interval_ms, i.id AS item_id, d.state_source, d.stale_after_intervals
+    `SELECT d.series_key, d.host, d.service, d.item, d.policy::text AS policy, d.interval_ms, i.id AS item_id, d.state_source, d.stale_after_intervals
      FROM deployed_items d LEFT JOIN service_items i ON i.organization_id = d.organization_id AND i.series_key = d.series_key
      WHERE d.organization_id = $1`,
     [organizationId],
@@ -398,6 +399,8 @@ export async function loadEvaluatedItems(db: Database, organizationId: string): 
     organizationId,
     rows.map((r) => r.series_key),
   );
+  // Validated when it was deployed (a deployment refuses a draft the model does not accept).
+  const policyOf = sharedJsonParser<ThresholdPolicy>();
   return rows.map((r) => {
     return {
       seriesId: ids.get(r.series_key)!,
@@ -406,8 +409,7 @@ export async function loadEvaluatedItems(db: Database, organizationId: string): 
       host: r.host,
       service: r.service,
       item: r.item,
-      // Validated when it was deployed (a deployment refuses a draft the model does not accept).
-      policy: r.policy as ThresholdPolicy | null,
+      policy: policyOf(r.policy),
       intervalMs: r.interval_ms === null ? null : Number(r.interval_ms),
       stateSource: r.state_source as StateSource,
       staleAfterIntervals: r.stale_after_intervals,
