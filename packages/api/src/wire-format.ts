@@ -8,7 +8,7 @@ import superjson, { type SuperJSONResult } from "superjson";
  * Dates and undefined: `serializeOutput` writes those in one pass, to exactly what
  * `superjson.serialize` writes (`{ json, meta: { values, v: 1 } }`, the same annotations; their
  * order may differ, as each applies to a path of its own), so the browser's superjson reads it unchanged. Anything else — a Map, a Set, a
- * BigInt, a class instance, NaN or ±Infinity, a value reached twice, a root that is not an
+ * BigInt, a class instance, NaN, ±Infinity or -0, a value reached twice, a root that is not an
  * object — is handed to superjson itself.
  */
 
@@ -33,7 +33,8 @@ function walk(value: unknown, path: string, annotations: Annotations, seen: Set<
     case "boolean":
       return value;
     case "number":
-      if (!Number.isFinite(value)) throw GENERAL;
+      // superjson writes these as annotated strings ("NaN", "-0"…); JSON cannot carry them.
+      if (!Number.isFinite(value) || Object.is(value, -0)) throw GENERAL;
       return value;
     case "undefined":
       annotations[path.slice(0, -1)] = ["undefined"];
