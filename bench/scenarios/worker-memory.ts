@@ -31,6 +31,8 @@ const mb = (bytes: number) => Math.round(bytes / 104_857.6) / 10;
 
 interface Sample {
   cycle: number;
+  /** When the cycle's checks were stamped (epoch ms): cycles come 30 s apart, or 60 s when a cycle's evaluation ends past the next boundary. */
+  atMs: number;
   rssMb: number;
   heapAfterGcMb: number;
   evaluatedWithinMs: number;
@@ -128,6 +130,7 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
       const cpuNow = processCpuMs(worker.pid!);
       const sample = {
         cycle: c,
+        atMs: t,
         rssMb: memoryMb(worker.pid!).rss,
         heapAfterGcMb: mb(heap),
         evaluatedWithinMs,
@@ -148,8 +151,9 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
       workerRssAtStartMb: rssAtStart,
       workerPeakRssMb: peakRssMb,
       workerRssMaxAfterWarmupMb: maxRss,
-      heapAfterGcSlopeMbPerHour: slopePerHour(steady.map((s, i) => ({ at: i * INTERVAL_MS, y: s.heapAfterGcMb }))),
-      rssSlopeMbPerHour: slopePerHour(steady.map((s, i) => ({ at: i * INTERVAL_MS, y: s.rssMb }))),
+      // Over the cycles' own instants: at 30 000 jobs they come about 60 s apart, not 30.
+      heapAfterGcSlopeMbPerHour: slopePerHour(steady.map((s) => ({ at: s.atMs, y: s.heapAfterGcMb }))),
+      rssSlopeMbPerHour: slopePerHour(steady.map((s) => ({ at: s.atMs, y: s.rssMb }))),
       workerCpuMsPerCycleAfterWarmup: Math.round(steady.reduce((a, s) => a + s.workerCpuMs, 0) / steady.length),
       perCycle: samples,
       goals: { [`rssAtMost${target}Mb`]: maxRss <= target },
