@@ -162,14 +162,16 @@ export class Evaluator {
     try {
       const client = work.transaction;
       const byShard = new Map<number, ShardMemory>();
+      const lateElsewhere = new Set<number>();
       for (const [i, shard] of work.shards.entries()) {
         const current = work.evaluatedLastByThisWorker.includes(shard);
         if (!current) this.lastEvaluated.delete(memoryKeys[i]!);
         byShard.set(shard, this.rememberedFor(memoryKeys[i]!, config, current));
         // Another worker's batches put late points into its window, older than the newest point
         // this worker's window holds: the catch-up reads what is newer, so they load afresh.
-        if ((this.latePointsLeft.get(memoryKeys[i]!) ?? 0) !== work.latePoints[i]) this.forgetShardWindows(config, shard);
+        if ((this.latePointsLeft.get(memoryKeys[i]!) ?? 0) !== work.latePoints[i]) lateElsewhere.add(shard);
       }
+      if (lateElsewhere.size > 0) this.forgetShardWindows(config, lateElsewhere);
       const known = new BatchMemory(byShard);
       const states = await this.prepare(client, config, work.points, known);
       const alerts = new Map<number, SeriesAlertMemory>();
@@ -233,12 +235,12 @@ export class Evaluator {
     }
   }
 
-  /** Lets the window of the shard's series go: their next use loads them afresh. */
-  private forgetShardWindows(config: OrganizationConfig, shard: number): void {
+  /** Lets the window of the shards' series go, in one walk of what it holds: their next use loads them afresh. */
+  private forgetShardWindows(config: OrganizationConfig, shards: ReadonlySet<number>): void {
     const window = this.windows.of(config.organizationId);
     for (const key of window.keys()) {
       const seriesId = config.seriesIdByKey.get(key);
-      if (seriesId !== undefined && shardOf(seriesId) === shard) window.forget(key);
+      if (seriesId !== undefined && shards.has(shardOf(seriesId))) window.forget(key);
     }
   }
 

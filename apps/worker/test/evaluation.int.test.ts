@@ -1,6 +1,6 @@
 import type { Database } from "@tidemark/db/client";
 import { EVALUATION_SHARDS, type EvaluationRecord, shardOf } from "@tidemark/db/evaluation";
-import { ingestBatch } from "@tidemark/db/metrics";
+import { type IngestInput, ingestBatch } from "@tidemark/db/metrics";
 import { createOrgWithItems, execute, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,16 +56,17 @@ async function seriesIdByKey(organizationId: string): Promise<Map<string, number
 /** The value stored at minute i by ingestMinutes. */
 const v = (i: number) => 1000 + i;
 
+/** Stores results as one agent batch of their own. */
+function ingestResults(organizationId: string, results: IngestInput["batch"]["results"]) {
+  return ingestBatch(db, { organizationId, agentId: null, batch: { batchId: `b-${crypto.randomUUID()}`, results } });
+}
+
 /** Stores the series' points at minutes from…to (value v(i)), as one agent batch. */
 function ingestMinutes(organizationId: string, key: string, from: number, to: number) {
-  return ingestBatch(db, {
+  return ingestResults(
     organizationId,
-    agentId: null,
-    batch: {
-      batchId: `b-${crypto.randomUUID()}`,
-      results: Array.from({ length: to - from + 1 }, (_, k) => ({ key, ts: minute(from + k), value: v(from + k) })),
-    },
-  });
+    Array.from({ length: to - from + 1 }, (_, k) => ({ key, ts: minute(from + k), value: v(from + k) })),
+  );
 }
 
 /** An evaluator collecting the records of one organisation (the queue holds other tests' work too). */
@@ -138,17 +139,10 @@ describe("from ingest to states", () => {
 
   it("carries a point without a value (a check that measured nothing) to the policy's null state", async () => {
     const org = await orgWithItems([{ name: "n", policy: policy({ kind: "constant", value: 100 }) }]);
-    await ingestBatch(db, {
-      organizationId: org,
-      agentId: null,
-      batch: {
-        batchId: `b-${crypto.randomUUID()}`,
-        results: [
-          { key: "h-s-n", ts: minute(0), value: 0.25 },
-          { key: "h-s-n", ts: minute(1), value: null },
-        ],
-      },
-    });
+    await ingestResults(org, [
+      { key: "h-s-n", ts: minute(0), value: 0.25 },
+      { key: "h-s-n", ts: minute(1), value: null },
+    ]);
     const evaluated: EvaluationRecord[] = [];
     await drainQueue(newEvaluator(evaluated));
     expect(evaluated.map((r) => [r.ts, r.value, r.state])).toEqual([
@@ -159,12 +153,7 @@ describe("from ingest to states", () => {
 
   it("a point stamped in the future does not block the present points that follow it", async () => {
     const org = await orgWithItems([{ name: "f", policy: policy({ kind: "constant", value: 100 }) }]);
-    const ingest = (ts: number, value: number) =>
-      ingestBatch(db, {
-        organizationId: org,
-        agentId: null,
-        batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-f", ts, value }] },
-      });
+    const ingest = (ts: number, value: number) => ingestResults(org, [{ key: "h-s-f", ts, value }]);
     const stateTs = async () =>
       (
         await queryRows(db, `SELECT st.ts FROM item_states st JOIN series s ON s.id = st.series_id WHERE s.organization_id = $1`, [org])
@@ -195,11 +184,10 @@ describe("from ingest to states", () => {
       { name: "rpm", policy: policy({ kind: "expression", source: "avg($$HOSTNAME$$-$$SERVICENAME$$-$$SERVICEITEMNAME$$[1:2])" }, ">") },
     ]);
     const values = [100, 100, 100, 20];
-    await ingestBatch(db, {
-      organizationId: org,
-      agentId: null,
-      batch: { batchId: `b-${crypto.randomUUID()}`, results: values.map((value, i) => ({ key: "h-s-rpm", ts: minute(i), value })) },
-    });
+    await ingestResults(
+      org,
+      values.map((value, i) => ({ key: "h-s-rpm", ts: minute(i), value })),
+    );
     const evaluated: EvaluationRecord[] = [];
     await drainQueue(newEvaluator(evaluated));
     // Point 0 has no [1]: no threshold (OK, NA); point 1 reads [100] (Bischeck's cache returns the
@@ -213,23 +201,11 @@ describe("from ingest to states", () => {
     const evaluatorA = newEvaluator();
     const recordsB: EvaluationRecord[] = [];
     const evaluatorB = newEvaluator(recordsB);
-    await ingestBatch(db, {
-      organizationId: org,
-      agentId: null,
-      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(0), value: 10 }] },
-    });
+    await ingestResults(org, [{ key: "h-s-q", ts: minute(0), value: 10 }]);
     await drainQueue(evaluatorA);
-    await ingestBatch(db, {
-      organizationId: org,
-      agentId: null,
-      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(1), value: 11 }] },
-    });
+    await ingestResults(org, [{ key: "h-s-q", ts: minute(1), value: 11 }]);
     await drainQueue(evaluatorA);
-    await ingestBatch(db, {
-      organizationId: org,
-      agentId: null,
-      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(2), value: 99 }] },
-    });
+    await ingestResults(org, [{ key: "h-s-q", ts: minute(2), value: 99 }]);
     await drainQueue(evaluatorB);
     expect(recordsB.map((r) => [r.value, r.threshold, r.state])).toEqual([[99, 11, "CRITICAL"]]);
   });
@@ -315,11 +291,10 @@ describe("from ingest to states", () => {
     async function scenario(items: { name: string; policy: ThresholdPolicy | null }[]) {
       const org = await orgWithItems(items);
       const send = (key: string, results: { ts: number; value: number }[]) =>
-        ingestBatch(db, {
-          organizationId: org,
-          agentId: null,
-          batch: { batchId: `b-${crypto.randomUUID()}`, results: results.map((r) => ({ key, ...r })) },
-        });
+        ingestResults(
+          org,
+          results.map((r) => ({ key, ...r })),
+        );
       const records: EvaluationRecord[] = [];
       const ids = () => seriesIdByKey(org);
       return { org, send, records, ids, evaluator: (options: EvaluatorOptions = {}) => newEvaluator(records, org, options) };
@@ -375,11 +350,7 @@ describe("from ingest to states", () => {
 
   it("a worker that dies mid-batch loses nothing: its claim returns to the queue", async () => {
     const org = await orgWithItems([{ name: "z", policy: policy({ kind: "constant", value: 100 }) }]);
-    await ingestBatch(db, {
-      organizationId: org,
-      agentId: null,
-      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-z", ts: minute(0), value: 1 }] },
-    });
+    await ingestResults(org, [{ key: "h-s-z", ts: minute(0), value: 1 }]);
     await withConnection(db, async (dying) => {
       await dying("BEGIN");
       const claimed = await dying(`SELECT id FROM evaluation_queue WHERE organization_id = $1 FOR UPDATE`, [org]);
@@ -406,11 +377,10 @@ describe("several workers side by side", () => {
     const workerA = newEvaluator(a, org);
     const workerB = newEvaluator(undefined, org);
     const send = (results: { ts: number; value: number }[]) =>
-      ingestBatch(db, {
-        organizationId: org,
-        agentId: null,
-        batch: { batchId: `b-${crypto.randomUUID()}`, results: results.map((r) => ({ key: "h-s-q", ...r })) },
-      });
+      ingestResults(
+        org,
+        results.map((r) => ({ key: "h-s-q", ...r })),
+      );
     await send([0, 1, 2].map((i) => ({ ts: minute(i), value: 10 + i })));
     await drainQueue(workerA);
     await send([...points, { ts: minute(3), value: 13 }]);
@@ -429,12 +399,7 @@ describe("several workers side by side", () => {
     const b: EvaluationRecord[] = [];
     const workerA = newEvaluator(a);
     const workerB = newEvaluator(b);
-    const send = (i: number) =>
-      ingestBatch(db, {
-        organizationId: org,
-        agentId: null,
-        batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-q", ts: minute(i), value: 500 }] },
-      });
+    const send = (i: number) => ingestResults(org, [{ key: "h-s-q", ts: minute(i), value: 500 }]);
     await send(0);
     await drainQueue(workerA);
     await send(1);
@@ -458,11 +423,10 @@ describe("several workers side by side", () => {
     const workerA = newEvaluator(a, org);
     const workerB = newEvaluator(undefined, org);
     const send = (points: { key: string; i: number }[]) =>
-      ingestBatch(db, {
-        organizationId: org,
-        agentId: null,
-        batch: { batchId: `b-${crypto.randomUUID()}`, results: points.map(({ key, i }) => ({ key, ts: minute(i), value: 500 })) },
-      });
+      ingestResults(
+        org,
+        points.map(({ key, i }) => ({ key, ts: minute(i), value: 500 })),
+      );
     await send([
       { key: "h-s-q", i: 0 },
       { key: "h-s-p", i: 0 },
@@ -491,11 +455,10 @@ describe("several workers side by side", () => {
     const names = Array.from({ length: EVALUATION_SHARDS + 1 }, (_, i) => `h-s-m${i}`);
     const org = await orgWithItems(names.map((name) => ({ name: name.slice(4), policy: previousPoint })));
     const send = (points: { key: string; i: number; value: number }[]) =>
-      ingestBatch(db, {
-        organizationId: org,
-        agentId: null,
-        batch: { batchId: `b-${crypto.randomUUID()}`, results: points.map(({ key, i, value }) => ({ key, ts: minute(i), value })) },
-      });
+      ingestResults(
+        org,
+        points.map(({ key, i, value }) => ({ key, ts: minute(i), value })),
+      );
     const a: EvaluationRecord[] = [];
     const workerA = newEvaluator(a, org);
     const workerB = newEvaluator(undefined, org);
@@ -532,11 +495,7 @@ describe("several workers side by side", () => {
         return undefined;
       },
     });
-    await ingestBatch(db, {
-      organizationId: org,
-      agentId: null,
-      batch: { batchId: `b-${crypto.randomUUID()}`, results: [{ key: "h-s-f", ts: minute(0), value: 500 }] },
-    });
+    await ingestResults(org, [{ key: "h-s-f", ts: minute(0), value: 500 }]);
     await expect(evaluator.runBatch()).rejects.toThrow("alert write failed");
     // The failed claim is deferred with backoff; make it due again as time would.
     await execute(db, `UPDATE evaluation_queue SET claimed_until = NULL WHERE organization_id = $1`, [org]);
@@ -561,11 +520,10 @@ describe("several workers side by side", () => {
       },
     });
     const send = (values: number[], from: number) =>
-      ingestBatch(db, {
-        organizationId: org,
-        agentId: null,
-        batch: { batchId: `b-${crypto.randomUUID()}`, results: values.map((value, i) => ({ key: "h-s-p", ts: minute(from + i), value })) },
-      });
+      ingestResults(
+        org,
+        values.map((value, i) => ({ key: "h-s-p", ts: minute(from + i), value })),
+      );
     await send([10], 0);
     await drainQueue(evaluator);
     await send([100, 100], 1);
@@ -586,14 +544,10 @@ describe("several workers side by side", () => {
     );
     const batches = 40;
     for (let b = 0; b < batches; b++) {
-      await ingestBatch(db, {
-        organizationId: org,
-        agentId: null,
-        batch: {
-          batchId: `b-${crypto.randomUUID()}`,
-          results: Array.from({ length: 5 }, (_, i) => ({ key: `h-s-m${i}`, ts: minute(b), value: b % 7 === 0 ? 500 : 50 })),
-        },
-      });
+      await ingestResults(
+        org,
+        Array.from({ length: 5 }, (_, i) => ({ key: `h-s-m${i}`, ts: minute(b), value: b % 7 === 0 ? 500 : 50 })),
+      );
     }
     const seen: EvaluationRecord[] = [];
     const workers = Array.from(
