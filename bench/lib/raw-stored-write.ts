@@ -30,10 +30,9 @@ export async function rawWriteOfOneCycle(
     db,
     `SELECT (SELECT coalesce(array_agg(p.series_id::float8), '{}') FROM metric_points p
               WHERE p.organization_id = $1 AND p.ts >= to_timestamp($2::float8 / 1000)) AS "cycleSeries",
-            (SELECT array_agg(st.series_id::float8) FROM item_states st JOIN series s ON s.id = st.series_id WHERE s.organization_id = $1) AS states,
-            (SELECT array_agg(t.series_id::float8) FROM alert_tracks t JOIN series s ON s.id = t.series_id WHERE s.organization_id = $1) AS tracks,
-            (SELECT count(*)::int FROM state_changes c JOIN series s ON s.id = c.series_id
-              WHERE s.organization_id = $1 AND c.ts >= to_timestamp($2::float8 / 1000)) AS changes,
+            (SELECT array_agg(series_id::float8) FROM item_states WHERE organization_id = $1) AS states,
+            (SELECT array_agg(series_id::float8) FROM alert_tracks WHERE organization_id = $1) AS tracks,
+            (SELECT count(*)::int FROM state_changes WHERE organization_id = $1 AND ts >= to_timestamp($2::float8 / 1000)) AS changes,
             (SELECT min(id)::float8 FROM series WHERE organization_id = $1) AS probe`,
     [organizationId, lastCycleTs],
   );
@@ -66,28 +65,28 @@ export async function rawWriteOfOneCycle(
   const statesMs = await median((round) =>
     execute(
       db,
-      `INSERT INTO item_states (series_id, ts, state, hard_state, soft_count)
-       SELECT unnest($1::bigint[]), $2::timestamptz, 'OK', 'OK', 0
-       ON CONFLICT (series_id) DO UPDATE SET ts = excluded.ts, state = excluded.state, hard_state = excluded.hard_state, soft_count = excluded.soft_count`,
-      [states, instant(1, round).toISOString()],
+      `INSERT INTO item_states (organization_id, series_id, ts, state, hard_state, soft_count)
+       SELECT $3::uuid, unnest($1::bigint[]), $2::timestamptz, 'OK', 'OK', 0
+       ON CONFLICT (organization_id, series_id) DO UPDATE SET ts = excluded.ts, state = excluded.state, hard_state = excluded.hard_state, soft_count = excluded.soft_count`,
+      [states, instant(1, round).toISOString(), organizationId],
     ),
   );
   const tracksMs = await median((round) =>
     execute(
       db,
-      `INSERT INTO alert_tracks (series_id, recent_states, flapping, flap_percent, recovering_since, last_ts)
-       SELECT unnest($1::bigint[]), 'OOOOOOOOOOOOOOOOOOOOO', false, 0, NULL, $2::timestamptz
-       ON CONFLICT (series_id) DO UPDATE SET recent_states = excluded.recent_states, flapping = excluded.flapping,
+      `INSERT INTO alert_tracks (organization_id, series_id, recent_states, flapping, flap_percent, recovering_since, last_ts)
+       SELECT $3::uuid, unnest($1::bigint[]), 'OOOOOOOOOOOOOOOOOOOOO', false, 0, NULL, $2::timestamptz
+       ON CONFLICT (organization_id, series_id) DO UPDATE SET recent_states = excluded.recent_states, flapping = excluded.flapping,
          flap_percent = excluded.flap_percent, recovering_since = excluded.recovering_since, last_ts = excluded.last_ts`,
-      [tracks, instant(2, round).toISOString()],
+      [tracks, instant(2, round).toISOString(), organizationId],
     ),
   );
   const changesMs = await median((round) =>
     execute(
       db,
-      `INSERT INTO state_changes (series_id, ts, state, hard, value, threshold, warning, critical, explanation)
-       SELECT unnest($1::bigint[]), $2::timestamptz, 'WARNING', false, 1, 1, 1, 2, 'raw'`,
-      [states.slice(0, changes), instant(3, round).toISOString()],
+      `INSERT INTO state_changes (organization_id, series_id, ts, state, hard, value, threshold, warning, critical, explanation)
+       SELECT $3::uuid, unnest($1::bigint[]), $2::timestamptz, 'WARNING', false, 1, 1, 1, 2, 'raw'`,
+      [states.slice(0, changes), instant(3, round).toISOString(), organizationId],
     ),
   );
   return {

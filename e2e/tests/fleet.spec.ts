@@ -28,9 +28,9 @@ async function createFleetHost(): Promise<void> {
       [org],
     );
     await client.query(
-      `INSERT INTO threshold_periods (policy_id, position, calc_method, warning, critical, hours, hour_levels)
-       VALUES ($1, 0, 'lower', 10, 30, $2, $3)`,
-      [policies[0]!.id, JSON.stringify(Array(24).fill({ kind: "constant", value: 100 })), JSON.stringify(Array(24).fill(null))],
+      `INSERT INTO threshold_periods (organization_id, policy_id, position, calc_method, warning, critical, hours, hour_levels)
+       VALUES ($4, $1, 0, 'lower', 10, 30, $2, $3)`,
+      [policies[0]!.id, JSON.stringify(Array(24).fill({ kind: "constant", value: 100 })), JSON.stringify(Array(24).fill(null)), org],
     );
     for (const service of ["alpha", "beta", "gamma"]) {
       const { rows } = await client.query<{ id: string }>(

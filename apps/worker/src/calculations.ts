@@ -206,7 +206,7 @@ export class CalculationScheduler {
     }
     const claimed = claimCalculationRuns(
       this.db,
-      runs.map((r) => ({ serviceId: r.service.serviceId, dueAt: new Date(r.dueMs) })),
+      runs.map((r) => ({ organizationId: r.service.organizationId, serviceId: r.service.serviceId, dueAt: new Date(r.dueMs) })),
       60_000,
     );
     const caughtUp = new Map<string, Promise<void>>();
@@ -238,7 +238,7 @@ export class CalculationScheduler {
           this.stats.failures++;
           this.log({ service: `${r.service.host}-${r.service.service}`, err: error }, "calculation failed");
         } else this.stats.runs++;
-        if (!stored) unfinished.push({ serviceId: r.service.serviceId, dueAt: new Date(r.dueMs), error });
+        if (!stored) unfinished.push({ organizationId, serviceId: r.service.serviceId, dueAt: new Date(r.dueMs), error });
       }
     }
     await Promise.allSettled(caughtUp.values());
@@ -283,7 +283,12 @@ export class CalculationScheduler {
     await storeCalculationResults(
       this.db,
       { organizationId, agentId: null, batch: { batchId: `calc:${first.service.serviceId}:${first.dueMs}:${runs.length}`, results } },
-      runs.map((r) => ({ serviceId: r.service.serviceId, dueAt: new Date(r.dueMs), error: errors.get(r.service.serviceId) ?? null })),
+      runs.map((r) => ({
+        organizationId,
+        serviceId: r.service.serviceId,
+        dueAt: new Date(r.dueMs),
+        error: errors.get(r.service.serviceId) ?? null,
+      })),
     );
     return true;
   }

@@ -189,10 +189,10 @@ export class Evaluator {
         const last = start + this.slicePoints >= work.points.length;
         addEvaluationWrites(
           statement,
+          organizationId,
           records,
           last
             ? {
-                organizationId,
                 shards: work.shards,
                 latePoints: work.shards.map((shard) => latePoints.get(shard) ?? 0),
                 workerId: this.id,
@@ -292,7 +292,9 @@ export class Evaluator {
       if (!known.knowsState(seriesId)) unknownStates.push(seriesId);
     }
     this.lap("evaluate");
-    const loaded = unknownStates.length ? await loadItemStates(client, unknownStates) : new Map<number, ItemStateRow>();
+    const loaded = unknownStates.length
+      ? await loadItemStates(client, config.organizationId, unknownStates)
+      : new Map<number, ItemStateRow>();
     // Remembered once the batch commits, with the states it writes (which take these out again).
     for (const seriesId of unknownStates) if (!loaded.has(seriesId)) known.hasNoState(seriesId);
     this.lap("load");

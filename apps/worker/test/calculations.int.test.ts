@@ -178,6 +178,8 @@ describe("calculations across organisations", () => {
 
 describe("calculation leases", () => {
   const at = (minute: number) => new Date(T0 + minute * 60_000);
+  /** The organisation's runs: a run of a service due at `at(minute)`. */
+  const runsOf = (organizationId: string) => (serviceId: string, minute: number) => ({ organizationId, serviceId, dueAt: at(minute) });
 
   it("runs end with their results' statement: each finished, a failing item's error recorded, its result stored as null", async () => {
     const { org, services } = await organization();
@@ -202,46 +204,40 @@ describe("calculation leases", () => {
   });
 
   it("a due instant is won once while its lease holds, and taken over only when it lapsed unfinished", async () => {
-    const { services } = await organization();
+    const { org, services } = await organization();
+    const run = runsOf(org);
     const [s1, s2] = services.map((s) => s.serviceId);
-    expect(await claimCalculationRuns(db, [{ serviceId: s1!, dueAt: at(1) }], 60_000)).toHaveLength(1);
-    expect(await claimCalculationRuns(db, [{ serviceId: s1!, dueAt: at(1) }], 60_000)).toEqual([]);
+    expect(await claimCalculationRuns(db, [run(s1!, 1)], 60_000)).toHaveLength(1);
+    expect(await claimCalculationRuns(db, [run(s1!, 1)], 60_000)).toEqual([]);
 
     // A lease that has already lapsed (its worker died): the next worker takes the run over.
-    expect(await claimCalculationRuns(db, [{ serviceId: s2!, dueAt: at(1) }], -1000)).toHaveLength(1);
-    expect(await claimCalculationRuns(db, [{ serviceId: s2!, dueAt: at(1) }], -1000)).toEqual([{ serviceId: s2, dueAt: at(1) }]);
-    await finishCalculationRuns(db, [{ serviceId: s2!, dueAt: at(1), error: null }]);
-    expect(await claimCalculationRuns(db, [{ serviceId: s2!, dueAt: at(1) }], 60_000)).toEqual([]);
+    expect(await claimCalculationRuns(db, [run(s2!, 1)], -1000)).toHaveLength(1);
+    expect(await claimCalculationRuns(db, [run(s2!, 1)], -1000)).toEqual([run(s2!, 1)]);
+    await finishCalculationRuns(db, [{ ...run(s2!, 1), error: null }]);
+    expect(await claimCalculationRuns(db, [run(s2!, 1)], 60_000)).toEqual([]);
     expect(await lease(s2!)).toEqual([{ due: at(1).getTime(), finished: true }]);
   });
 
   it("runs go forward: an earlier instant is refused, a later one replaces a run still in flight", async () => {
-    const { services } = await organization();
+    const { org, services } = await organization();
+    const run = runsOf(org);
     const [s1, s2] = services.map((s) => s.serviceId);
-    await claimCalculationRuns(db, [{ serviceId: s1!, dueAt: at(2) }], 60_000);
-    expect(await claimCalculationRuns(db, [{ serviceId: s1!, dueAt: at(1) }], -1000)).toEqual([]);
-    expect(await claimCalculationRuns(db, [{ serviceId: s1!, dueAt: at(3) }], 60_000)).toEqual([{ serviceId: s1, dueAt: at(3) }]);
+    await claimCalculationRuns(db, [run(s1!, 2)], 60_000);
+    expect(await claimCalculationRuns(db, [run(s1!, 1)], -1000)).toEqual([]);
+    expect(await claimCalculationRuns(db, [run(s1!, 3)], 60_000)).toEqual([run(s1!, 3)]);
     // The run at 2 finishing late does not mark the one at 3 done.
-    await finishCalculationRuns(db, [{ serviceId: s1!, dueAt: at(2), error: null }]);
+    await finishCalculationRuns(db, [{ ...run(s1!, 2), error: null }]);
     expect(await lease(s1!)).toEqual([{ due: at(3).getTime(), finished: false }]);
 
     // A service given twice in one claim keeps its latest instant.
-    expect(
-      await claimCalculationRuns(
-        db,
-        [
-          { serviceId: s2!, dueAt: at(5) },
-          { serviceId: s2!, dueAt: at(4) },
-        ],
-        60_000,
-      ),
-    ).toEqual([{ serviceId: s2, dueAt: at(5) }]);
+    expect(await claimCalculationRuns(db, [run(s2!, 5), run(s2!, 4)], 60_000)).toEqual([run(s2!, 5)]);
   });
 
   it("a service's lease goes with the service", async () => {
-    const { services } = await organization();
+    const { org, services } = await organization();
+    const run = runsOf(org);
     const s1 = services[0]!.serviceId;
-    await claimCalculationRuns(db, [{ serviceId: s1, dueAt: at(1) }], 60_000);
+    await claimCalculationRuns(db, [run(s1, 1)], 60_000);
     await execute(db, `DELETE FROM services WHERE id = $1`, [s1]);
     expect(await lease(s1)).toEqual([]);
   });

@@ -34,7 +34,14 @@ describe("tRPC procedures run with the caller's organisation", () => {
     const [tenant, other] = await Promise.all([createTenant(db, { deployments: 0 }), createTenant(db, { deployments: 0 })]);
     for (const t of [tenant, other]) {
       await testPrisma(db).itemState.create({
-        data: { seriesId: BigInt(t.seriesId), ts: new Date(), state: "CRITICAL", hardState: "CRITICAL", softCount: 0 },
+        data: {
+          organizationId: t.organizationId,
+          seriesId: BigInt(t.seriesId),
+          ts: new Date(),
+          state: "CRITICAL",
+          hardState: "CRITICAL",
+          softCount: 0,
+        },
       });
     }
     expect(await tenant.admin.caller.dashboard.overview()).toMatchObject({

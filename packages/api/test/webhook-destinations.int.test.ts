@@ -39,9 +39,9 @@ describe("webhook destinations", () => {
     const hook = await editor.caller.alerts.webhooks.create({ name: "ops", url: "https://hooks.example.com/alerts" });
     await execute(
       db,
-      `INSERT INTO notification_deliveries (webhook_id, alert_id, payload, status, attempts, last_error)
-       VALUES ($1, gen_random_uuid(), '{"status":"firing"}', 'failed', 3, 'connect ECONNREFUSED 10.1.2.3:8080')`,
-      [hook.id],
+      `INSERT INTO notification_deliveries (organization_id, webhook_id, alert_id, payload, status, attempts, last_error)
+       VALUES ($1, $2, gen_random_uuid(), '{"status":"firing"}', 'failed', 3, 'connect ECONNREFUSED 10.1.2.3:8080')`,
+      [editor.organizationId, hook.id],
     );
     const [seenByEditor] = await editor.caller.alerts.webhooks.deliveries({ limit: 10 });
     expect(seenByEditor).toMatchObject({ status: "failed", lastError: "connect ECONNREFUSED 10.1.2.3:8080" });

@@ -147,8 +147,8 @@ export async function acknowledgeAlert(
       comment,
     ]);
     await client.query(
-      `INSERT INTO alert_events (alert_id, ts, kind, severity, detail, actor_user_id) VALUES ($1, $2, 'acknowledged', $3, $4, $5)`,
-      [alertId, now, alert.severity, comment, userId],
+      `INSERT INTO alert_events (organization_id, alert_id, ts, kind, severity, detail, actor_user_id) VALUES ($1, $2, $3, 'acknowledged', $4, $5, $6)`,
+      [organizationId, alertId, now, alert.severity, comment, userId],
     );
     const acknowledged = { id: alertId, key: alert.key, severity: alert.severity };
     await recordAuditedSql(client, audit, acknowledged);

@@ -108,7 +108,7 @@ async function loadAlertMemory(
             a.id AS alert_id, a.severity, a.peak_severity, a.opened_at, a.flapping AS alert_flapping, a.notified_at
      FROM series s
      LEFT JOIN deployed_items i ON i.organization_id = s.organization_id AND i.series_key = s.key
-     LEFT JOIN alert_tracks t ON t.series_id = s.id
+     LEFT JOIN alert_tracks t ON t.organization_id = s.organization_id AND t.series_id = s.id
      LEFT JOIN alerts a ON a.series_id = s.id AND a.closed_at IS NULL
      WHERE s.organization_id = $1 AND s.id = ANY($2::bigint[])`,
     [organizationId, seriesIds],
@@ -191,12 +191,12 @@ export async function applyEvaluations(
 ): Promise<AlertPlanSummary> {
   if (outcomes.length === 0 && !options.records?.length) return { opened: 0, closed: 0, events: 0, deliveries: 0 };
   const plan = async (client: Transaction, statement: WriteStatement) => {
-    if (options.records) addEvaluationWrites(statement, options.records);
+    if (options.records) addEvaluationWrites(statement, organizationId, options.records);
     const { summary } = await planAlerts(client, organizationId, outcomes, new Map(), statement, options);
     // No worker is the shards' last evaluator any more; their late-point counts stay (they only grow).
     statement.with(
       "forget",
-      `UPDATE evaluation_cursors SET worker_id = '', updated_at = now() WHERE organization_id = ${statement.param(organizationId, "uuid")}`,
+      `UPDATE evaluation_cursors SET worker_id = '', updated_at = now() WHERE organization_id = ${statement.shared("organization", organizationId, "uuid")}`,
     );
     return summary;
   };
@@ -239,10 +239,10 @@ export async function planAlerts(
   const { runs, needs } = runSeriesMachines(outcomes, (seriesId) => remembered.get(seriesId) ?? loaded.get(seriesId));
   const context = needs ? await loadNotificationContext(client, organizationId, needs) : NO_NOTIFICATION_CONTEXT;
   const plan = planNotifications(runs, context, { publicUrl: options.externalUrl ?? DEFAULT_PUBLIC_URL, newId: randomUUID });
-  addTrackWrites(statement, plan.tracks);
+  addTrackWrites(statement, organizationId, plan.tracks);
   addAlertWrites(statement, organizationId, plan.alerts);
-  addEventWrites(statement, plan.events);
-  addDeliveryWrites(statement, plan.deliveries);
+  addEventWrites(statement, organizationId, plan.events);
+  addDeliveryWrites(statement, organizationId, plan.deliveries);
   return { summary: plan.summary, memory: plan.memory };
 }
 
@@ -250,7 +250,7 @@ function iso(d: Date | null): string | null {
   return d?.toISOString() ?? null;
 }
 
-function addTrackWrites(statement: WriteStatement, tracks: PlannedTrack[]) {
+function addTrackWrites(statement: WriteStatement, organizationId: string, tracks: PlannedTrack[]) {
   if (tracks.length === 0) return;
   const rows = statement.unnest([
     [tracks.map((t) => t.seriesId), "bigint[]"],
@@ -263,10 +263,10 @@ function addTrackWrites(statement: WriteStatement, tracks: PlannedTrack[]) {
   ]);
   statement.with(
     "alert_tracks_written",
-    `INSERT INTO alert_tracks (series_id, recent_states, flapping, flap_percent, recovering_since, last_ts)
-     SELECT series_id, recent_states, flapping, flap_percent, to_timestamp(recovering_ms / 1000), to_timestamp(last_ms / 1000)
+    `INSERT INTO alert_tracks (organization_id, series_id, recent_states, flapping, flap_percent, recovering_since, last_ts)
+     SELECT ${statement.shared("organization", organizationId, "uuid")}, series_id, recent_states, flapping, flap_percent, to_timestamp(recovering_ms / 1000), to_timestamp(last_ms / 1000)
      FROM ${rows} AS t(series_id, recent_states, flapping, flap_percent, recovering_ms, last_ms)
-     ON CONFLICT (series_id) DO UPDATE SET recent_states = excluded.recent_states, flapping = excluded.flapping,
+     ON CONFLICT (organization_id, series_id) DO UPDATE SET recent_states = excluded.recent_states, flapping = excluded.flapping,
        flap_percent = excluded.flap_percent, recovering_since = excluded.recovering_since, last_ts = excluded.last_ts`,
   );
 }
@@ -288,7 +288,7 @@ function addAlertWrites(statement: WriteStatement, organizationId: string, alert
       `UPDATE alerts a SET severity = u.severity, peak_severity = u.peak_severity, closed_at = u.closed_at,
                            flapping = u.flapping, notified_at = u.notified_at
        FROM ${rows} AS u(id, severity, peak_severity, closed_at, flapping, notified_at)
-       WHERE a.id = u.id AND a.organization_id = ${statement.param(organizationId, "uuid")}
+       WHERE a.id = u.id AND a.organization_id = ${statement.shared("organization", organizationId, "uuid")}
        RETURNING 1`,
     );
   }
@@ -315,7 +315,7 @@ function addAlertWrites(statement: WriteStatement, organizationId: string, alert
       "alerts_created",
       `INSERT INTO alerts (id, organization_id, series_id, severity, peak_severity, opened_at, closed_at, flapping,
                            value, threshold, warning, critical, explanation, notified_at)
-       SELECT id, ${statement.param(organizationId, "uuid")}, series_id, severity, peak_severity, opened_at, closed_at, flapping,
+       SELECT id, ${statement.shared("organization", organizationId, "uuid")}, series_id, severity, peak_severity, opened_at, closed_at, flapping,
               value, threshold, warning, critical, explanation, notified_at
        FROM ${rows} AS u(id, series_id, severity, peak_severity, opened_at, closed_at, flapping, value, threshold, warning, critical, explanation, notified_at)
        ${updated.length > 0 ? "CROSS JOIN (SELECT count(*) FROM alerts_updated) AS after_updates" : ""}`,
@@ -323,7 +323,7 @@ function addAlertWrites(statement: WriteStatement, organizationId: string, alert
   }
 }
 
-function addEventWrites(statement: WriteStatement, events: PlannedEvent[]) {
+function addEventWrites(statement: WriteStatement, organizationId: string, events: PlannedEvent[]) {
   if (events.length === 0) return;
   const rows = statement.unnest([
     [events.map((e) => e.alertId), "uuid[]"],
@@ -338,11 +338,12 @@ function addEventWrites(statement: WriteStatement, events: PlannedEvent[]) {
   ]);
   statement.with(
     "alert_events_written",
-    `INSERT INTO alert_events (alert_id, ts, kind, severity, value, threshold, warning, critical, detail) SELECT * FROM ${rows}`,
+    `INSERT INTO alert_events (organization_id, alert_id, ts, kind, severity, value, threshold, warning, critical, detail)
+     SELECT ${statement.shared("organization", organizationId, "uuid")}, e.* FROM ${rows} AS e`,
   );
 }
 
-function addDeliveryWrites(statement: WriteStatement, deliveries: PlannedDelivery[]) {
+function addDeliveryWrites(statement: WriteStatement, organizationId: string, deliveries: PlannedDelivery[]) {
   if (deliveries.length === 0) return;
   const rows = statement.unnest([
     [deliveries.map((d) => d.receiverId), "uuid[]"],
@@ -351,7 +352,7 @@ function addDeliveryWrites(statement: WriteStatement, deliveries: PlannedDeliver
   ]);
   statement.with(
     "deliveries_queued",
-    `INSERT INTO notification_deliveries (webhook_id, alert_id, payload, status)
-     SELECT webhook_id, alert_id, payload, 'pending' FROM ${rows} AS u(webhook_id, alert_id, payload)`,
+    `INSERT INTO notification_deliveries (organization_id, webhook_id, alert_id, payload, status)
+     SELECT ${statement.shared("organization", organizationId, "uuid")}, webhook_id, alert_id, payload, 'pending' FROM ${rows} AS u(webhook_id, alert_id, payload)`,
   );
 }

@@ -69,7 +69,7 @@ export async function listBoard(db: Database, organizationId: string, q: BoardQu
        FROM service_items i
        JOIN services s ON s.id = i.service_id
        LEFT JOIN series se ON se.organization_id = i.organization_id AND se.key = i.series_key
-       LEFT JOIN item_states st ON st.series_id = se.id
+       LEFT JOIN item_states st ON st.organization_id = se.organization_id AND st.series_id = se.id
        LEFT JOIN LATERAL (
          SELECT p.ts, p.value FROM metric_points p WHERE p.series_id = se.id ORDER BY p.ts DESC LIMIT 1
        ) last ON true
@@ -131,7 +131,7 @@ export async function countBoardStates(db: Database, organizationId: string): Pr
     `SELECT ${RANK_SQL} AS rank, count(*)::int AS n
      FROM service_items i
      LEFT JOIN series se ON se.organization_id = i.organization_id AND se.key = i.series_key
-     LEFT JOIN item_states st ON st.series_id = se.id
+     LEFT JOIN item_states st ON st.organization_id = se.organization_id AND st.series_id = se.id
      WHERE i.organization_id = $1 GROUP BY 1`,
     [organizationId],
   );

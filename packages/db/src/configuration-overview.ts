@@ -20,8 +20,8 @@ export async function configurationOverview(db: Database, organizationId: string
                   (SELECT count(*)::int FROM agents WHERE organization_id = $1 AND revoked_at IS NULL) AS agents,
                   (SELECT count(*)::int FROM alerts WHERE organization_id = $1 AND closed_at IS NULL) AS "openAlerts",
                   (SELECT json_object_agg(state, n) FROM (
-                     SELECT st.hard_state AS state, count(*)::int AS n FROM item_states st JOIN series s ON s.id = st.series_id
-                     WHERE s.organization_id = $1 GROUP BY st.hard_state) counted) AS states`,
+                     SELECT hard_state AS state, count(*)::int AS n FROM item_states WHERE organization_id = $1 GROUP BY hard_state
+                   ) counted) AS states`,
     values: [organizationId],
   });
   const row = rows[0]!;
@@ -111,7 +111,7 @@ export async function listItemsWithLastValues(
      JOIN services s ON s.id = i.service_id
      JOIN hosts h ON h.id = s.host_id
      LEFT JOIN series se ON se.organization_id = i.organization_id AND se.key = i.series_key
-     LEFT JOIN item_states st ON st.series_id = se.id
+     LEFT JOIN item_states st ON st.organization_id = se.organization_id AND st.series_id = se.id
      LEFT JOIN LATERAL (
        SELECT p.ts, p.value, p.status, p.output FROM metric_points p
        WHERE p.series_id = se.id AND p.ts >= $5::timestamptz ORDER BY p.ts DESC LIMIT 1

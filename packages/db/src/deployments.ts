@@ -178,8 +178,8 @@ export async function createDeployment(
       if (!created) throw new Error("the deployment was not stored");
       if (input.targets.length) {
         await client.query(
-          `INSERT INTO deployment_targets (deployment_id, agent_id, rendered_hash)
-           SELECT $1, t.agent_id, t.rendered_hash FROM unnest($2::uuid[], $3::text[]) AS t(agent_id, rendered_hash)
+          `INSERT INTO deployment_targets (organization_id, deployment_id, agent_id, rendered_hash)
+           SELECT $4, $1, t.agent_id, t.rendered_hash FROM unnest($2::uuid[], $3::text[]) AS t(agent_id, rendered_hash)
            JOIN agents a ON a.id = t.agent_id AND a.organization_id = $4`,
           [created.id, input.targets.map((t) => t.agentId), input.targets.map((t) => t.renderedHash), input.organizationId],
         );

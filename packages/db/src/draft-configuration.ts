@@ -531,7 +531,7 @@ async function replaceHolidays(tx: Tx, organizationId: string, policyId: string,
   const sharedCalendar = calendarId !== null && (await tx.thresholdPolicy.count({ where: { holidayCalendarId: calendarId } })) > 1;
   if (calendarId !== null && !sharedCalendar) {
     await tx.holidayDay.deleteMany({ where: { calendarId } });
-    if (days.length > 0) await tx.holidayDay.createMany({ data: days.map((d) => ({ calendarId, ...d })) });
+    if (days.length > 0) await tx.holidayDay.createMany({ data: days.map((d) => ({ organizationId, calendarId, ...d })) });
     return;
   }
   if (days.length === 0) {
@@ -564,7 +564,9 @@ export async function saveItemPolicy(db: Database, actor: Actor, itemId: string,
       throw new ConfigConflictError("this threshold was changed by someone else since you opened it: reload to see their version");
     const row = await tx.thresholdPolicy.findUniqueOrThrow({ where: { id: before.policyId } });
     await tx.thresholdPeriod.deleteMany({ where: { policyId: row.id } });
-    await tx.thresholdPeriod.createMany({ data: policy.periods.map((p, i) => ({ policyId: row.id, ...periodToRow(p, i) })) });
+    await tx.thresholdPeriod.createMany({
+      data: policy.periods.map((p, i) => ({ organizationId: actor.organizationId, policyId: row.id, ...periodToRow(p, i) })),
+    });
     await replaceHolidays(tx, actor.organizationId, row.id, row.holidayCalendarId, policy);
     return { policyId: row.id, revision: row.revision };
   };
@@ -705,7 +707,7 @@ export async function mergeConfiguration(
           for (const [i, r] of rows.entries()) policyIds.set(part[i]!, r.id);
           await tx.thresholdPeriod.createMany({
             data: part.flatMap((entry, i) =>
-              entry.item.policy!.periods.map((p, position) => ({ policyId: rows[i]!.id, ...periodToRow(p, position) })),
+              entry.item.policy!.periods.map((p, position) => ({ organizationId, policyId: rows[i]!.id, ...periodToRow(p, position) })),
             ),
           });
         }

@@ -515,11 +515,11 @@ export interface ItemStateRow {
 }
 
 /** The state machines' memory; no row locks: their only writer is the lock holder of the series' shard. */
-export async function loadItemStates(client: Transaction, seriesIds: number[]): Promise<Map<number, ItemStateRow>> {
+export async function loadItemStates(client: Transaction, organizationId: string, seriesIds: number[]): Promise<Map<number, ItemStateRow>> {
   const { rows } = await client.query<{ series_id: number; ms: number; state: State; hard_state: State; soft_count: number }>(
     `SELECT series_id::float8 AS series_id, extract(epoch FROM ts)::float8 * 1000 AS ms, state, hard_state, soft_count
-     FROM item_states WHERE series_id = ANY($1::bigint[])`,
-    [seriesIds],
+     FROM item_states WHERE organization_id = $1 AND series_id = ANY($2::bigint[])`,
+    [organizationId, seriesIds],
   );
   return new Map(
     rows.map((r) => [
@@ -548,7 +548,6 @@ export interface EvaluationRecord {
 
 /** What an evaluation transaction finishes with: its queue rows done, its worker the shards' last evaluator. */
 export interface EvaluationCompletion {
-  organizationId: string;
   shards: number[];
   /**
    * For each of `shards`, the late points the batch put into the window: older than the series'
@@ -561,11 +560,19 @@ export interface EvaluationCompletion {
 }
 
 /**
- * Adds to `statement` the upsert of the latest state per series and the state changes; given a
- * completion, also the deletion of the evaluated queue rows and the worker as the shards' last
- * evaluator — one statement, one round trip. Instants travel as epoch milliseconds (no Date formatting).
+ * Adds to `statement` the upsert of the latest state per series and the state changes of the
+ * organisation's series (a record of another organisation's series fails the statement: the rows'
+ * keys include the organisation); given a completion, also the deletion of the evaluated queue
+ * rows and the worker as the shards' last evaluator — one statement, one round trip. Instants
+ * travel as epoch milliseconds (no Date formatting).
  */
-export function addEvaluationWrites(statement: WriteStatement, records: EvaluationRecord[], completion?: EvaluationCompletion): void {
+export function addEvaluationWrites(
+  statement: WriteStatement,
+  organizationId: string,
+  records: EvaluationRecord[],
+  completion?: EvaluationCompletion,
+): void {
+  const organization = () => statement.shared("organization", organizationId, "uuid");
   const latest = new Map<number, EvaluationRecord>();
   for (const r of records) {
     const seen = latest.get(r.seriesId);
@@ -582,10 +589,10 @@ export function addEvaluationWrites(statement: WriteStatement, records: Evaluati
     ]);
     statement.with(
       "states",
-      `INSERT INTO item_states (series_id, ts, state, hard_state, soft_count)
-       SELECT s.series_id, to_timestamp(s.ms / 1000), s.state, s.hard_state, s.soft_count
+      `INSERT INTO item_states (organization_id, series_id, ts, state, hard_state, soft_count)
+       SELECT ${organization()}, s.series_id, to_timestamp(s.ms / 1000), s.state, s.hard_state, s.soft_count
        FROM ${rows} AS s(series_id, ms, state, hard_state, soft_count)
-       ON CONFLICT (series_id) DO UPDATE SET ts = excluded.ts, state = excluded.state, hard_state = excluded.hard_state, soft_count = excluded.soft_count
+       ON CONFLICT (organization_id, series_id) DO UPDATE SET ts = excluded.ts, state = excluded.state, hard_state = excluded.hard_state, soft_count = excluded.soft_count
        WHERE item_states.ts <= excluded.ts OR item_states.ts > now() + ${FUTURE_SKEW_SQL}`,
     );
   }
@@ -608,8 +615,8 @@ export function addEvaluationWrites(statement: WriteStatement, records: Evaluati
     // (seeds, benches) may replay and skip what is stored.
     statement.with(
       "changes",
-      `INSERT INTO state_changes (series_id, ts, state, hard, value, threshold, warning, critical, explanation)
-       SELECT c.series_id, to_timestamp(c.ms / 1000), c.state, c.hard, c.value, c.threshold, c.warning, c.critical, c.explanation
+      `INSERT INTO state_changes (organization_id, series_id, ts, state, hard, value, threshold, warning, critical, explanation)
+       SELECT ${organization()}, c.series_id, to_timestamp(c.ms / 1000), c.state, c.hard, c.value, c.threshold, c.warning, c.critical, c.explanation
        FROM ${rows} AS c(series_id, ms, state, hard, value, threshold, warning, critical, explanation)
        ${completion ? "" : "ON CONFLICT DO NOTHING"}`,
     );
@@ -619,7 +626,7 @@ export function addEvaluationWrites(statement: WriteStatement, records: Evaluati
     statement.with(
       "cursor",
       `INSERT INTO evaluation_cursors (organization_id, shard, worker_id, updated_at, late_points)
-       SELECT ${statement.param(completion.organizationId, "uuid")}, c.shard, ${statement.param(completion.workerId, "text")}, now(), c.late
+       SELECT ${organization()}, c.shard, ${statement.param(completion.workerId, "text")}, now(), c.late
        FROM unnest(${statement.param(completion.shards, "int[]")}, ${statement.param(completion.latePoints, "bigint[]")}) AS c(shard, late)
        ON CONFLICT (organization_id, shard) DO UPDATE SET worker_id = excluded.worker_id, updated_at = excluded.updated_at,
          late_points = evaluation_cursors.late_points + excluded.late_points`,

@@ -125,8 +125,9 @@ export async function loadFreshnessAgents(db: Database, heartbeatSeries: Map<str
   }
   const seriesIdOf = (r: (typeof rows)[number]) => heartbeatSeries.get(memoryKey(r.organization_id, r.name))!;
   const states = await poolOf(db).query<{ series_id: string; state: string; ts: Date }>(
-    `SELECT series_id, state, ts FROM item_states WHERE series_id = ANY($1::bigint[])`,
-    [rows.map(seriesIdOf)],
+    `SELECT st.series_id, st.state, st.ts FROM unnest($1::uuid[], $2::bigint[]) AS q(organization_id, series_id)
+     JOIN item_states st ON st.organization_id = q.organization_id AND st.series_id = q.series_id`,
+    [rows.map((r) => r.organization_id), rows.map(seriesIdOf)],
   );
   const stateOf = new Map(states.rows.map((s) => [Number(s.series_id), s]));
   return rows.map((a) => {

@@ -84,9 +84,16 @@ export async function queueRepeats(db: Database, now: Date): Promise<number> {
     );
     if (due.length) {
       await client.query(
-        `INSERT INTO notification_deliveries (webhook_id, alert_id, payload, status, created_at)
-         SELECT webhook_id, alert_id, payload, 'pending', $4 FROM unnest($1::uuid[], $2::uuid[], $3::jsonb[]) AS u(webhook_id, alert_id, payload)`,
-        [due.map((r) => r.webhook_id), due.map((r) => r.alert_id), due.map((r) => JSON.stringify(r.payload)), now],
+        `INSERT INTO notification_deliveries (organization_id, webhook_id, alert_id, payload, status, created_at)
+         SELECT organization_id, webhook_id, alert_id, payload, 'pending', $5
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::jsonb[]) AS u(organization_id, webhook_id, alert_id, payload)`,
+        [
+          due.map((r) => r.organization_id),
+          due.map((r) => r.webhook_id),
+          due.map((r) => r.alert_id),
+          due.map((r) => JSON.stringify(r.payload)),
+          now,
+        ],
       );
     }
     await client.query("COMMIT");

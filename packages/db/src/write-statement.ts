@@ -10,11 +10,27 @@ import { arrayLiteral } from "./array-literal.ts";
 export class WriteStatement {
   private readonly parts: string[] = [];
   private readonly values: unknown[] = [];
+  private readonly sharedParams = new Map<string, { value: string | number; placeholder: string }>();
 
   /** A placeholder for `value`, cast to `type` (arrays travel as one parameter each, as literals). */
   param(value: unknown, type: string): string {
     this.values.push(Array.isArray(value) ? arrayLiteral(value) : value);
     return `$${this.values.length}::${type}`;
+  }
+
+  /**
+   * One placeholder for `value` however many parts use it (the organisation every row is written
+   * for), made when a part first asks: one nothing reads would leave the server no type for it.
+   */
+  shared(name: string, value: string | number, type: string): string {
+    const known = this.sharedParams.get(name);
+    if (known) {
+      if (known.value !== value) throw new Error(`WriteStatement: "${name}" is ${known.value} already, not ${value}`);
+      return known.placeholder;
+    }
+    const placeholder = this.param(value, type);
+    this.sharedParams.set(name, { value, placeholder });
+    return placeholder;
   }
 
   /** `unnest(...)` of parallel arrays, one parameter per column: the rows of a bulk write. */

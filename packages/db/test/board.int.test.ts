@@ -24,11 +24,10 @@ beforeAll(async () => {
     ["h-s-e", "CRITICAL"],
   ];
   for (const [key, state] of states)
-    await poolOf(db).query(`INSERT INTO item_states (series_id, ts, state, hard_state, soft_count) VALUES ($1, $2, $3, $3, 0)`, [
-      ids.get(key),
-      now,
-      state,
-    ]);
+    await poolOf(db).query(
+      `INSERT INTO item_states (organization_id, series_id, ts, state, hard_state, soft_count) VALUES ($1, $2, $3, $4, $4, 0)`,
+      [org, ids.get(key), now, state],
+    );
   // b: a point in each of the last 24 hours, value = the hour's index; its last point 30 min ago.
   await insertPoints(
     db,
