@@ -26,7 +26,7 @@ import type { State } from "@tidemark/thresholds";
 import type pg from "pg";
 import { type Database, isDatabase } from "./database.ts";
 import { addEvaluationWrites, beginOrganizationEvaluation, type EvaluationRecord, type Transaction } from "./evaluation.ts";
-import { WriteStatement } from "./write-statement.ts";
+import { organizationParam, WriteStatement } from "./write-statement.ts";
 
 /**
  * From evaluated results to alerts and queued notifications. What the state machine needs per
@@ -196,7 +196,7 @@ export async function applyEvaluations(
     // No worker is the shards' last evaluator any more; their late-point counts stay (they only grow).
     statement.with(
       "forget",
-      `UPDATE evaluation_cursors SET worker_id = '', updated_at = now() WHERE organization_id = ${statement.shared("organization", organizationId, "uuid")}`,
+      `UPDATE evaluation_cursors SET worker_id = '', updated_at = now() WHERE organization_id = ${organizationParam(statement, organizationId)}`,
     );
     return summary;
   };
@@ -264,7 +264,7 @@ function addTrackWrites(statement: WriteStatement, organizationId: string, track
   statement.with(
     "alert_tracks_written",
     `INSERT INTO alert_tracks (organization_id, series_id, recent_states, flapping, flap_percent, recovering_since, last_ts)
-     SELECT ${statement.shared("organization", organizationId, "uuid")}, series_id, recent_states, flapping, flap_percent, to_timestamp(recovering_ms / 1000), to_timestamp(last_ms / 1000)
+     SELECT ${organizationParam(statement, organizationId)}, series_id, recent_states, flapping, flap_percent, to_timestamp(recovering_ms / 1000), to_timestamp(last_ms / 1000)
      FROM ${rows} AS t(series_id, recent_states, flapping, flap_percent, recovering_ms, last_ms)
      ON CONFLICT (organization_id, series_id) DO UPDATE SET recent_states = excluded.recent_states, flapping = excluded.flapping,
        flap_percent = excluded.flap_percent, recovering_since = excluded.recovering_since, last_ts = excluded.last_ts`,
@@ -288,7 +288,7 @@ function addAlertWrites(statement: WriteStatement, organizationId: string, alert
       `UPDATE alerts a SET severity = u.severity, peak_severity = u.peak_severity, closed_at = u.closed_at,
                            flapping = u.flapping, notified_at = u.notified_at
        FROM ${rows} AS u(id, severity, peak_severity, closed_at, flapping, notified_at)
-       WHERE a.id = u.id AND a.organization_id = ${statement.shared("organization", organizationId, "uuid")}
+       WHERE a.id = u.id AND a.organization_id = ${organizationParam(statement, organizationId)}
        RETURNING 1`,
     );
   }
@@ -315,7 +315,7 @@ function addAlertWrites(statement: WriteStatement, organizationId: string, alert
       "alerts_created",
       `INSERT INTO alerts (id, organization_id, series_id, severity, peak_severity, opened_at, closed_at, flapping,
                            value, threshold, warning, critical, explanation, notified_at)
-       SELECT id, ${statement.shared("organization", organizationId, "uuid")}, series_id, severity, peak_severity, opened_at, closed_at, flapping,
+       SELECT id, ${organizationParam(statement, organizationId)}, series_id, severity, peak_severity, opened_at, closed_at, flapping,
               value, threshold, warning, critical, explanation, notified_at
        FROM ${rows} AS u(id, series_id, severity, peak_severity, opened_at, closed_at, flapping, value, threshold, warning, critical, explanation, notified_at)
        ${updated.length > 0 ? "CROSS JOIN (SELECT count(*) FROM alerts_updated) AS after_updates" : ""}`,
@@ -339,7 +339,7 @@ function addEventWrites(statement: WriteStatement, organizationId: string, event
   statement.with(
     "alert_events_written",
     `INSERT INTO alert_events (organization_id, alert_id, ts, kind, severity, value, threshold, warning, critical, detail)
-     SELECT ${statement.shared("organization", organizationId, "uuid")}, e.* FROM ${rows} AS e`,
+     SELECT ${organizationParam(statement, organizationId)}, e.* FROM ${rows} AS e`,
   );
 }
 
@@ -353,6 +353,6 @@ function addDeliveryWrites(statement: WriteStatement, organizationId: string, de
   statement.with(
     "deliveries_queued",
     `INSERT INTO notification_deliveries (organization_id, webhook_id, alert_id, payload, status)
-     SELECT ${statement.shared("organization", organizationId, "uuid")}, webhook_id, alert_id, payload, 'pending' FROM ${rows} AS u(webhook_id, alert_id, payload)`,
+     SELECT ${organizationParam(statement, organizationId)}, webhook_id, alert_id, payload, 'pending' FROM ${rows} AS u(webhook_id, alert_id, payload)`,
   );
 }

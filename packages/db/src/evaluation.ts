@@ -6,7 +6,7 @@ import { arrayLiteral } from "./array-literal.ts";
 import { type Database, isDatabase, poolOf } from "./database.ts";
 import { ensureSeries } from "./metrics.ts";
 import { sharedJsonParser } from "./shared-json.ts";
-import { WritePipeline, type WriteStatement } from "./write-statement.ts";
+import { organizationParam, WritePipeline, type WriteStatement } from "./write-statement.ts";
 
 /** A state stamped further ahead than ingest accepts (stored before it refused such points) yields to any new one. */
 const FUTURE_SKEW_SQL = `interval '${MAX_FUTURE_SKEW_MS / 1000} seconds'`;
@@ -572,7 +572,6 @@ export function addEvaluationWrites(
   records: EvaluationRecord[],
   completion?: EvaluationCompletion,
 ): void {
-  const organization = () => statement.shared("organization", organizationId, "uuid");
   const latest = new Map<number, EvaluationRecord>();
   for (const r of records) {
     const seen = latest.get(r.seriesId);
@@ -590,7 +589,7 @@ export function addEvaluationWrites(
     statement.with(
       "states",
       `INSERT INTO item_states (organization_id, series_id, ts, state, hard_state, soft_count)
-       SELECT ${organization()}, s.series_id, to_timestamp(s.ms / 1000), s.state, s.hard_state, s.soft_count
+       SELECT ${organizationParam(statement, organizationId)}, s.series_id, to_timestamp(s.ms / 1000), s.state, s.hard_state, s.soft_count
        FROM ${rows} AS s(series_id, ms, state, hard_state, soft_count)
        ON CONFLICT (organization_id, series_id) DO UPDATE SET ts = excluded.ts, state = excluded.state, hard_state = excluded.hard_state, soft_count = excluded.soft_count
        WHERE item_states.ts <= excluded.ts OR item_states.ts > now() + ${FUTURE_SKEW_SQL}`,
@@ -616,7 +615,7 @@ export function addEvaluationWrites(
     statement.with(
       "changes",
       `INSERT INTO state_changes (organization_id, series_id, ts, state, hard, value, threshold, warning, critical, explanation)
-       SELECT ${organization()}, c.series_id, to_timestamp(c.ms / 1000), c.state, c.hard, c.value, c.threshold, c.warning, c.critical, c.explanation
+       SELECT ${organizationParam(statement, organizationId)}, c.series_id, to_timestamp(c.ms / 1000), c.state, c.hard, c.value, c.threshold, c.warning, c.critical, c.explanation
        FROM ${rows} AS c(series_id, ms, state, hard, value, threshold, warning, critical, explanation)
        ${completion ? "" : "ON CONFLICT DO NOTHING"}`,
     );
@@ -626,7 +625,7 @@ export function addEvaluationWrites(
     statement.with(
       "cursor",
       `INSERT INTO evaluation_cursors (organization_id, shard, worker_id, updated_at, late_points)
-       SELECT ${organization()}, c.shard, ${statement.param(completion.workerId, "text")}, now(), c.late
+       SELECT ${organizationParam(statement, organizationId)}, c.shard, ${statement.param(completion.workerId, "text")}, now(), c.late
        FROM unnest(${statement.param(completion.shards, "int[]")}, ${statement.param(completion.latePoints, "bigint[]")}) AS c(shard, late)
        ON CONFLICT (organization_id, shard) DO UPDATE SET worker_id = excluded.worker_id, updated_at = excluded.updated_at,
          late_points = evaluation_cursors.late_points + excluded.late_points`,

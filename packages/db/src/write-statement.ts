@@ -49,6 +49,11 @@ export class WriteStatement {
   }
 }
 
+/** The organisation every row of `statement` is written for, as its one shared placeholder. */
+export function organizationParam(statement: WriteStatement, organizationId: string): string {
+  return statement.shared("organization", organizationId, "uuid");
+}
+
 /**
  * A transaction's statements sent one after another without the caller waiting for each: the
  * server works through one while the caller prepares the next, so database and caller overlap
