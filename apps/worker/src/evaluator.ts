@@ -9,7 +9,6 @@ import {
   loadItemStates,
   loadSettledBefore,
   type QueuedPoint,
-  shardOf,
   type Transaction,
   WriteStatement,
 } from "@tidemark/db/evaluation";
@@ -172,7 +171,7 @@ export class Evaluator {
         if ((this.latePointsLeft.get(memoryKeys[i]!) ?? 0) !== work.latePoints[i]) lateElsewhere.add(shard);
       }
       if (lateElsewhere.size > 0) this.forgetShardWindows(config, lateElsewhere);
-      const known = new BatchMemory(byShard);
+      const known = new BatchMemory(byShard, config);
       const states = await this.prepare(client, config, work.points, known);
       const alerts = new Map<number, SeriesAlertMemory>();
       const latePoints = new Map<number, number>();
@@ -240,7 +239,8 @@ export class Evaluator {
     const window = this.windows.of(config.organizationId);
     for (const key of window.keys()) {
       const seriesId = config.seriesIdByKey.get(key);
-      if (seriesId !== undefined && shards.has(shardOf(seriesId))) window.forget(key);
+      const shard = seriesId === undefined ? undefined : config.bySeriesId.get(seriesId)?.shard;
+      if (shard !== undefined && shards.has(shard)) window.forget(key);
     }
   }
 
@@ -374,8 +374,7 @@ export class Evaluator {
       // A result the worker made up for missing data is no data: it stays out of the window.
       const stale = point.status === STALE_STATUS;
       if (!stale && window.add(item.seriesKey, point.ts, point.value)) {
-        const shard = shardOf(point.seriesId);
-        latePoints.set(shard, (latePoints.get(shard) ?? 0) + 1);
+        latePoints.set(item.shard, (latePoints.get(item.shard) ?? 0) + 1);
       }
       const plugin = point.status == null ? null : pluginState(point.status);
       const previous = states.get(point.seriesId) ?? known.state(point.seriesId);

@@ -1,5 +1,5 @@
 import type { AlertMemoryLookup, SeriesAlertMemory } from "@tidemark/alerts";
-import { type ItemStateRow, shardOf } from "@tidemark/db/evaluation";
+import type { ItemStateRow } from "@tidemark/db/evaluation";
 import type { OrganizationConfig } from "./organization-cache.ts";
 
 /** The committed state machines of an organisation's shard this worker evaluated last. */
@@ -33,7 +33,11 @@ export function emptyShardMemory(config: OrganizationConfig): ShardMemory {
  * another worker may be evaluating it.
  */
 export class BatchMemory {
-  constructor(private readonly byShard: ReadonlyMap<number, ShardMemory>) {}
+  constructor(
+    private readonly byShard: ReadonlyMap<number, ShardMemory>,
+    /** The configuration the batch evaluates by: it knows each item's series' shard. */
+    private readonly config: OrganizationConfig,
+  ) {}
 
   /** The alert memory of the batch's series from earlier batches. */
   readonly alerts: AlertMemoryLookup = {
@@ -42,12 +46,13 @@ export class BatchMemory {
   };
 
   private of(seriesId: number): ShardMemory | undefined {
-    return this.byShard.get(shardOf(seriesId));
+    const shard = this.config.bySeriesId.get(seriesId)?.shard;
+    return shard === undefined ? undefined : this.byShard.get(shard);
   }
 
-  /** Whether the series' shard is one of the batch's. */
+  /** Whether the series' shard is one of the batch's (a series of no item is no shard's). */
   holds(seriesId: number): boolean {
-    return this.byShard.has(shardOf(seriesId));
+    return this.of(seriesId) !== undefined;
   }
 
   state(seriesId: number): ItemStateRow | undefined {

@@ -1,7 +1,7 @@
 import type { Database } from "@tidemark/db/client";
-import { EVALUATION_SHARDS, type EvaluationRecord, shardOf } from "@tidemark/db/evaluation";
+import { EVALUATION_SHARDS, type EvaluationRecord } from "@tidemark/db/evaluation";
 import { type IngestInput, ingestBatch } from "@tidemark/db/metrics";
-import { createOrgWithItems, execute, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
+import { createOrgWithItems, execute, hostsByShard, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drainQueue, Evaluator, type EvaluatorOptions } from "../src/evaluator.ts";
@@ -9,8 +9,13 @@ import { OrganizationCache } from "../src/organization-cache.ts";
 import { OrganizationWindows } from "../src/series-window.ts";
 
 let db: Database;
+/** Three hosts, each in its own evaluation shard (a series' shard follows its host). */
+let H0: string;
+let H1: string;
+let H2: string;
 beforeAll(async () => {
   db = await testDatabase();
+  [H0, H1, H2] = (await hostsByShard(db)).map(([host]) => host!) as [string, string, string];
 });
 afterAll(async () => db.close());
 
@@ -30,7 +35,7 @@ function policy(entry: ThresholdPolicy["periods"][number]["hours"]["entries"][nu
   };
 }
 
-const orgWithItems = (items: { name: string; policy: ThresholdPolicy | null }[]) => createOrgWithItems(db, items);
+const orgWithItems = (items: { name: string; policy: ThresholdPolicy | null; host?: string }[]) => createOrgWithItems(db, items);
 
 const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);
 const minute = (i: number) => T0 + i * 60_000;
@@ -51,6 +56,14 @@ async function seriesIdByKey(organizationId: string): Promise<Map<string, number
     organizationId,
   ]);
   return new Map(rows.map((r) => [r.key, r.id]));
+}
+
+/** The evaluation shard of each of the organisation's series, by key. */
+async function shardByKey(organizationId: string): Promise<Map<string, number>> {
+  const rows = await queryRows<{ key: string; shard: number }>(db, `SELECT key, shard FROM series WHERE organization_id = $1`, [
+    organizationId,
+  ]);
+  return new Map(rows.map((r) => [r.key, r.shard]));
 }
 
 /** The value stored at minute i by ingestMinutes. */
@@ -213,64 +226,68 @@ describe("from ingest to states", () => {
   it.each(SHARD_BATCHES)(
     "a series another shard reads evaluates as if it had not been read ($batches)",
     async ({ options, readAhead, takenBackWithOthers }) => {
-      // q's threshold reads its own point 15 back; r reads q's newest point from r's shard; p, in a
-      // third shard, only has work due beside q's.
+      // q's threshold reads its own point 15 back; r, on another host, reads q's newest point from
+      // r's shard; p, on a third host and shard, only has work due beside q's.
+      const [q, r, p] = [`${H0}-s-q`, `${H1}-s-r`, `${H2}-s-p`];
       const org = await orgWithItems([
-        { name: "q", policy: policy({ kind: "expression", source: "h-s-q[15] * 1" }) },
-        { name: "r", policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) },
-        { name: "p", policy: policy({ kind: "constant", value: 100 }) },
+        { name: "q", host: H0, policy: policy({ kind: "expression", source: `${q}[15] * 1` }) },
+        { name: "r", host: H1, policy: policy({ kind: "expression", source: `${q}[0] * 1` }) },
+        { name: "p", host: H2, policy: policy({ kind: "constant", value: 100 }) },
       ]);
       const ingest = (key: string, from: number, to: number) => ingestMinutes(org, key, from, to);
       const records: EvaluationRecord[] = [];
       const evaluator = newEvaluator(records, org, options);
       // A full window of q (and r) in this worker's memory, every shard evaluated last by it.
-      for (const key of ["h-s-q", "h-s-r", "h-s-p"]) await ingest(key, 0, 29);
+      for (const key of [q, r, p]) await ingest(key, 0, 29);
       await drainQueue(evaluator);
-      const ids = await seriesIdByKey(org);
-      const shardOfKey = (key: string) => shardOf(ids.get(key)!);
-      expect(new Set(["h-s-q", "h-s-r", "h-s-p"].map(shardOfKey)).size).toBe(3);
+      const [ids, shardOfKey] = [await seriesIdByKey(org), await shardByKey(org)];
+      expect(new Set([q, r, p].map((key) => shardOfKey.get(key))).size).toBe(3);
       // Read ahead, r's batch comes first and reads q's stored points 30–32, which push the oldest
       // out of q's window; in one batch, r at 30 reads q at 30 only.
-      await ingest("h-s-r", 30, 30);
-      await ingest("h-s-q", 30, 32);
-      await ingest("h-s-p", 30, 30);
+      await ingest(r, 30, 30);
+      await ingest(q, 30, 32);
+      await ingest(p, 30, 30);
       records.length = 0;
-      const shards = (...keys: string[]) => keys.map(shardOfKey).sort((a, b) => a - b);
+      const shards = (...keys: string[]) => keys.map((key) => shardOfKey.get(key)!).sort((a, b) => a - b);
       const first = await evaluator.runBatch();
-      expect(first.shards).toEqual(readAhead ? shards("h-s-r") : shards("h-s-q", "h-s-r", "h-s-p"));
-      if (takenBackWithOthers) expect((await evaluator.runBatch()).shards).toEqual(shards("h-s-q", "h-s-p"));
+      expect(first.shards).toEqual(readAhead ? shards(r) : shards(q, r, p));
+      if (takenBackWithOthers) expect((await evaluator.runBatch()).shards).toEqual(shards(q, p));
       await drainQueue(evaluator);
-      const seriesRecords = (key: string) => records.filter((r) => shardOf(r.seriesId) === shardOfKey(key));
-      expect(seriesRecords("h-s-r").map((r) => r.threshold)).toEqual([v(readAhead ? 32 : 30)]);
-      expect(seriesRecords("h-s-q").map((r) => [r.ts, r.threshold])).toEqual([30, 31, 32].map((i) => [minute(i), v(i - 15)]));
+      const seriesRecords = (key: string) => records.filter((record) => record.seriesId === ids.get(key));
+      expect(seriesRecords(r).map((record) => record.threshold)).toEqual([v(readAhead ? 32 : 30)]);
+      expect(seriesRecords(q).map((record) => [record.ts, record.threshold])).toEqual([30, 31, 32].map((i) => [minute(i), v(i - 15)]));
     },
   );
 
   it("a series of a shard the batch holds, read without points of its own, evaluates as if it had not been read", async () => {
-    // q's threshold reads its own point 15 back; eight readers of q's newest point, one of which
-    // falls in q's shard. A worker that has not caught q up (a restart) takes the reader's batch
-    // first: q's stored points 30–32 are read ahead of q's own batch, which must not see them.
-    const readers = Array.from({ length: EVALUATION_SHARDS }, (_, i) => `r${i}`);
+    // q's threshold reads its own point 15 back; eight readers of q's newest point, one in each
+    // shard (on a host of its own, q's for the one in q's shard). A worker that has not caught q
+    // up (a restart) takes the reader's batch first: q's stored points 30–32 are read ahead of
+    // q's own batch, which must not see them.
+    const hosts = (await hostsByShard(db)).map(([host]) => host!);
+    expect(hosts).toHaveLength(EVALUATION_SHARDS);
+    const readers = hosts.map((host, i) => ({ name: `r${i}`, host }));
+    const q = `${H0}-s-q`;
     const org = await orgWithItems([
-      { name: "q", policy: policy({ kind: "expression", source: "h-s-q[15] * 1" }) },
-      ...readers.map((name) => ({ name, policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) })),
+      { name: "q", host: H0, policy: policy({ kind: "expression", source: `${q}[15] * 1` }) },
+      ...readers.map(({ name, host }) => ({ name, host, policy: policy({ kind: "expression", source: `${q}[0] * 1` }) })),
     ]);
     const ingest = (key: string, from: number, to: number) => ingestMinutes(org, key, from, to);
-    await ingest("h-s-q", 0, 29);
-    for (const name of readers) await ingest(`h-s-${name}`, 29, 29);
+    await ingest(q, 0, 29);
+    for (const { name, host } of readers) await ingest(`${host}-s-${name}`, 29, 29);
     await drainQueue(newEvaluator());
-    const ids = await seriesIdByKey(org);
-    const reader = readers.map((name) => `h-s-${name}`).find((key) => shardOf(ids.get(key)!) === shardOf(ids.get("h-s-q")!));
-    expect(reader, "a reader in q's shard (series ids are consecutive)").toBeDefined();
+    const [ids, shardOfKey] = [await seriesIdByKey(org), await shardByKey(org)];
+    const reader = readers.map(({ name, host }) => `${host}-s-${name}`).find((key) => shardOfKey.get(key) === shardOfKey.get(q));
+    expect(reader, "a reader in q's shard").toBeDefined();
     await ingest(reader!, 30, 30);
-    await ingest("h-s-q", 30, 32);
+    await ingest(q, 30, 32);
     const records: EvaluationRecord[] = [];
     const restarted = newEvaluator(records, org, { maxQueueRows: 1 });
     const first = await restarted.runBatch();
     expect(first.points).toBe(1);
     await drainQueue(restarted);
     expect(records.filter((r) => r.seriesId === ids.get(reader!)).map((r) => r.threshold)).toEqual([v(32)]);
-    expect(records.filter((r) => r.seriesId === ids.get("h-s-q")).map((r) => [r.ts, r.threshold])).toEqual(
+    expect(records.filter((r) => r.seriesId === ids.get(q)).map((r) => [r.ts, r.threshold])).toEqual(
       [30, 31, 32].map((i) => [minute(i), v(i - 15)]),
     );
   });
@@ -288,7 +305,7 @@ describe("from ingest to states", () => {
       { ts: minute(3), value: 13 },
     ];
 
-    async function scenario(items: { name: string; policy: ThresholdPolicy | null }[]) {
+    async function scenario(items: { name: string; policy: ThresholdPolicy | null; host?: string }[]) {
       const org = await orgWithItems(items);
       const send = (key: string, results: { ts: number; value: number }[]) =>
         ingestResults(
@@ -303,47 +320,54 @@ describe("from ingest to states", () => {
     it.each(["held", "loaded afresh", "read ahead by another shard", "read by another shard in the same batch"] as const)(
       "is in the window of its series, and no point after it is lost (window %s)",
       async (windowOf) => {
-        const { send, records, ids, evaluator } = await scenario([
-          { name: "q", policy: policy({ kind: "expression", source: "h-s-q[1] + h-s-q[2]" }) },
-          { name: "r", policy: policy({ kind: "expression", source: "h-s-q[0] * 1" }) },
+        // q and r on hosts of their own, in two shards.
+        const [q, r] = [`${H0}-s-q`, `${H1}-s-r`];
+        const { org, send, records, ids, evaluator } = await scenario([
+          { name: "q", host: H0, policy: policy({ kind: "expression", source: `${q}[1] + ${q}[2]` }) },
+          { name: "r", host: H1, policy: policy({ kind: "expression", source: `${q}[0] * 1` }) },
         ]);
         const readByR = windowOf.startsWith("read");
         const first = evaluator(windowOf === "read ahead by another shard" ? { maxQueueRows: 1 } : {});
-        await send("h-s-q", history);
+        await send(q, history);
         // r, in another shard, reads q: at 0 after q's history is evaluated, and at 3 ahead of q's batch.
-        if (readByR) await send("h-s-r", [{ ts: minute(0), value: 1 }]);
+        if (readByR) await send(r, [{ ts: minute(0), value: 1 }]);
         await drainQueue(first);
-        if (readByR) await send("h-s-r", [{ ts: minute(3), value: 1 }]);
-        await send("h-s-q", lateBatch);
+        if (readByR) await send(r, [{ ts: minute(3), value: 1 }]);
+        await send(q, lateBatch);
         records.length = 0;
         await drainQueue(windowOf === "loaded afresh" ? evaluator() : first);
         const seriesIds = await ids();
-        if (readByR) expect(shardOf(seriesIds.get("h-s-q")!)).not.toBe(shardOf(seriesIds.get("h-s-r")!));
-        expect(records.filter((r) => r.seriesId === seriesIds.get("h-s-q")).map((r) => [r.ts, r.threshold])).toEqual([[minute(3), 512]]);
+        const shards = await shardByKey(org);
+        if (readByR) expect(shards.get(q)).not.toBe(shards.get(r));
+        expect(records.filter((record) => record.seriesId === seriesIds.get(q)).map((record) => [record.ts, record.threshold])).toEqual([
+          [minute(3), 512],
+        ]);
       },
     );
 
     it.each(["read ahead by another shard", "loaded afresh"] as const)(
       "is in the window of a series without a threshold that another shard reads (window %s)",
       async (windowOf) => {
-        const { send, records, ids, evaluator } = await scenario([
-          { name: "n", policy: null },
-          { name: "r", policy: policy({ kind: "expression", source: "h-s-n[1] + h-s-n[2]" }) },
+        const [n, r] = [`${H0}-s-n`, `${H1}-s-r`];
+        const { org, send, records, ids, evaluator } = await scenario([
+          { name: "n", host: H0, policy: null },
+          { name: "r", host: H1, policy: policy({ kind: "expression", source: `${n}[1] + ${n}[2]` }) },
         ]);
         const first = evaluator({ maxQueueRows: 1 });
-        await send("h-s-n", history);
-        await send("h-s-r", [{ ts: minute(0), value: 1 }]);
+        await send(n, history);
+        await send(r, [{ ts: minute(0), value: 1 }]);
         await drainQueue(first);
         // Loaded afresh: another worker (a restart) takes n's batch, which nothing tells is late but the database.
         const second = windowOf === "loaded afresh" ? evaluator() : first;
-        await send("h-s-n", lateBatch);
+        await send(n, lateBatch);
         await drainQueue(second);
-        await send("h-s-r", [{ ts: minute(3), value: 1 }]);
+        await send(r, [{ ts: minute(3), value: 1 }]);
         records.length = 0;
         await drainQueue(second);
         const seriesIds = await ids();
-        expect(shardOf(seriesIds.get("h-s-n")!)).not.toBe(shardOf(seriesIds.get("h-s-r")!));
-        expect(records.map((r) => [r.seriesId, r.ts, r.threshold])).toEqual([[seriesIds.get("h-s-r"), minute(3), 512]]);
+        const shards = await shardByKey(org);
+        expect(shards.get(n)).not.toBe(shards.get(r));
+        expect(records.map((record) => [record.seriesId, record.ts, record.threshold])).toEqual([[seriesIds.get(r), minute(3), 512]]);
       },
     );
   });
@@ -414,10 +438,11 @@ describe("several workers side by side", () => {
   });
 
   it("a batch of several shards forgets what it remembered of the one another worker evaluated since, not of the others", async () => {
-    // As above, with q's and p's shards in one batch of A: B's result for q comes between.
+    // As above, with q's and p's shards (their hosts') in one batch of A: B's result for q comes between.
+    const [q, p] = [`${H0}-s-q`, `${H1}-s-p`];
     const org = await orgWithItems([
-      { name: "q", policy: policy({ kind: "constant", value: 100 }) },
-      { name: "p", policy: policy({ kind: "constant", value: 100 }) },
+      { name: "q", host: H0, policy: policy({ kind: "constant", value: 100 }) },
+      { name: "p", host: H1, policy: policy({ kind: "constant", value: 100 }) },
     ]);
     const a: EvaluationRecord[] = [];
     const workerA = newEvaluator(a, org);
@@ -428,23 +453,23 @@ describe("several workers side by side", () => {
         points.map(({ key, i }) => ({ key, ts: minute(i), value: 500 })),
       );
     await send([
-      { key: "h-s-q", i: 0 },
-      { key: "h-s-p", i: 0 },
+      { key: q, i: 0 },
+      { key: p, i: 0 },
     ]);
     expect((await workerA.runBatch()).shards).toHaveLength(2);
-    await send([{ key: "h-s-q", i: 1 }]);
+    await send([{ key: q, i: 1 }]);
     await drainQueue(workerB);
     await send([
-      { key: "h-s-q", i: 2 },
-      { key: "h-s-p", i: 1 },
+      { key: q, i: 2 },
+      { key: p, i: 1 },
     ]);
     a.length = 0;
     expect((await workerA.runBatch()).shards).toHaveLength(2);
     const ids = await seriesIdByKey(org);
     const of = (key: string) => a.filter((r) => r.seriesId === ids.get(key));
     // q's third problem in a row is hard (B's soft 2 read back); p's second is soft 2 (A's memory kept).
-    expect(of("h-s-q").map((r) => [r.softCount, r.hardState])).toEqual([[0, "CRITICAL"]]);
-    expect(of("h-s-p").map((r) => [r.softCount, r.hardState])).toEqual([[2, "OK"]]);
+    expect(of(q).map((r) => [r.softCount, r.hardState])).toEqual([[0, "CRITICAL"]]);
+    expect(of(p).map((r) => [r.softCount, r.hardState])).toEqual([[2, "OK"]]);
   });
 
   it("a worker taking back a shard catches up every series of it, not only those of the batch it takes it back with", async () => {
@@ -464,9 +489,9 @@ describe("several workers side by side", () => {
     const workerB = newEvaluator(undefined, org);
     await send(names.map((key) => ({ key, i: 0, value: 10 })));
     await drainQueue(workerA);
-    // Among nine series, two share a shard.
-    const ids = [...(await seriesIdByKey(org))];
-    const [x, y] = ids.filter(([key, id]) => ids.some(([other, o]) => other !== key && shardOf(o) === shardOf(id))).map(([key]) => key);
+    // Two series of one shard (a host's series share its shard).
+    const shards = [...(await shardByKey(org))];
+    const [x, y] = shards.filter(([key, shard]) => shards.some(([other, s]) => other !== key && s === shard)).map(([key]) => key);
     await send([
       { key: x!, i: 1, value: 100 },
       { key: y!, i: 1, value: 100 },

@@ -1,7 +1,7 @@
 import type { Database } from "@tidemark/db/client";
 import { EVALUATION_SHARDS } from "@tidemark/db/evaluation";
 import { ingestBatch } from "@tidemark/db/metrics";
-import { constantPolicy, createOrgWithItems, queryRows, testDatabase } from "@tidemark/db/testing";
+import { constantPolicy, createOrgWithItems, hostsByShard, queryRows, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { Evaluator } from "../src/evaluator.ts";
@@ -30,13 +30,15 @@ function value(item: number, i: number): number {
   return [50, 120, 500, 500, 50, 120, 120, 50][(item * 3 + i) % 8]! + (item % 5);
 }
 
-/** A large organisation with every item's points queued over several agent batches. */
+/**
+ * A large organisation with every item's points queued over several agent batches: each item on
+ * a host of its own, six hosts a shard (a series' shard follows its host).
+ */
 async function queuedOrganization(): Promise<string> {
-  const names = Array.from({ length: ITEMS }, (_, i) => `m${i}`);
-  const org = await createOrgWithItems(
-    db,
-    names.map((name) => ({ name, policy: constantPolicy(100, 2) })),
-  );
+  const hosts = (await hostsByShard(db, ITEMS / EVALUATION_SHARDS)).flat();
+  expect(hosts).toHaveLength(ITEMS);
+  const items = hosts.map((host, i) => ({ name: `m${i}`, host, policy: constantPolicy(100, 2) }));
+  const org = await createOrgWithItems(db, items);
   const perBatch = POINTS / BATCHES;
   for (let b = 0; b < BATCHES; b++) {
     await ingestBatch(db, {
@@ -44,9 +46,9 @@ async function queuedOrganization(): Promise<string> {
       agentId: null,
       batch: {
         batchId: `b-${crypto.randomUUID()}`,
-        results: names.flatMap((name, item) =>
+        results: items.flatMap(({ name, host }, item) =>
           Array.from({ length: perBatch }, (_, k) => b * perBatch + k).map((i) => ({
-            key: `h-s-${name}`,
+            key: `${host}-s-${name}`,
             ts: T0 + i * 60_000,
             value: value(item, i),
           })),
@@ -135,7 +137,7 @@ describe("several workers on one organisation", () => {
     const others = Array.from({ length: EVALUATION_SHARDS }, (_, shard) => shard).filter((shard) => shard !== heldShards[0]);
     expect(batch.organizationId).toBe(org);
     expect(batch.shards).toEqual(others);
-    // Every point of those seven shards in one batch (48 series created together: six a shard).
+    // Every point of those seven shards in one batch (48 series on 48 hosts: six a shard).
     expect(batch.points).toBe((EVALUATION_SHARDS - 1) * (ITEMS / EVALUATION_SHARDS) * POINTS);
     await work(newWorker(), org);
   });

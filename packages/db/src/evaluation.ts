@@ -4,7 +4,7 @@ import type { State, ThresholdPolicy } from "@tidemark/thresholds/policy";
 import type pg from "pg";
 import { arrayLiteral } from "./array-literal.ts";
 import { type Database, isDatabase, poolOf } from "./database.ts";
-import { ensureSeries } from "./metrics.ts";
+import { ensureSeriesWithShards } from "./metrics.ts";
 import { sharedJsonParser } from "./shared-json.ts";
 import { organizationParam, WritePipeline, type WriteStatement } from "./write-statement.ts";
 
@@ -43,20 +43,14 @@ export interface ClaimedWork {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * An organisation's series are split into this many evaluation shards (series_id % shards): one
- * worker at a time evaluates a shard, so up to this many workers share one organisation. Written
- * into the migration that introduced it; changing it means re-sharding the queued rows.
+ * An organisation's series are split into this many evaluation shards: one worker at a time
+ * evaluates a shard, so up to this many workers share one organisation. A series' shard is
+ * `series.shard`, which the database derives from its key's host (evaluation_shard(key), migration
+ * 20261125020000_evaluation_shard_by_host), so that a host's series, which Bischeck's thresholds
+ * read together, are evaluated together. Written into that function; changing it means
+ * re-sharding the series and the queued rows.
  */
 export const EVALUATION_SHARDS = 8;
-
-/** SQL for the shard of a series id expression. */
-export function shardOfSql(seriesId: string): string {
-  return `(${seriesId} % ${EVALUATION_SHARDS})::int`;
-}
-
-export function shardOf(seriesId: number): number {
-  return seriesId % EVALUATION_SHARDS;
-}
 
 /**
  * The evaluation lock key of an organisation's shard: the first 61 bits of its id, then the
@@ -358,6 +352,8 @@ export async function queueDepth(db: Database): Promise<{ rows: number; oldest: 
 export interface EvaluatedItem {
   seriesId: number;
   seriesKey: string;
+  /** The series' evaluation shard (series.shard). */
+  shard: number;
   /** The draft item's id ("" when the deployed item is no longer in the draft, and for agents' heartbeats). */
   itemId: string;
   host: string;
@@ -394,7 +390,7 @@ export async function loadEvaluatedItems(db: Database, organizationId: string): 
      WHERE d.organization_id = $1`,
     [organizationId],
   );
-  const ids = await ensureSeries(
+  const series = await ensureSeriesWithShards(
     db,
     organizationId,
     rows.map((r) => r.series_key),
@@ -402,9 +398,11 @@ export async function loadEvaluatedItems(db: Database, organizationId: string): 
   // Validated when it was deployed (a deployment refuses a draft the model does not accept).
   const policyOf = sharedJsonParser<ThresholdPolicy>();
   return rows.map((r) => {
+    const { id, shard } = series.get(r.series_key)!;
     return {
-      seriesId: ids.get(r.series_key)!,
+      seriesId: id,
       seriesKey: r.series_key,
+      shard,
       itemId: r.item_id ?? "",
       host: r.host,
       service: r.service,
@@ -640,9 +638,10 @@ export function addEvaluationWrites(
 export async function queueStoredPoints(db: Database, organizationId: string, seriesIds: number[], from: Date, to: Date): Promise<number> {
   const { rowCount } = await poolOf(db).query(
     `INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values")
-     SELECT $1, ${shardOfSql("series_id")}, array_agg(series_id ORDER BY ts, series_id), array_agg(ts ORDER BY ts, series_id), array_agg(value ORDER BY ts, series_id)
-     FROM metric_points WHERE series_id = ANY($2::bigint[]) AND ts >= $3 AND ts < $4
-     GROUP BY date_trunc('hour', ts), ${shardOfSql("series_id")} ORDER BY date_trunc('hour', ts), ${shardOfSql("series_id")}`,
+     SELECT $1, s.shard, array_agg(p.series_id ORDER BY p.ts, p.series_id), array_agg(p.ts ORDER BY p.ts, p.series_id), array_agg(p.value ORDER BY p.ts, p.series_id)
+     FROM metric_points p JOIN series s ON s.organization_id = $1 AND s.id = p.series_id
+     WHERE p.series_id = ANY($2::bigint[]) AND p.ts >= $3 AND p.ts < $4
+     GROUP BY date_trunc('hour', p.ts), s.shard ORDER BY date_trunc('hour', p.ts), s.shard`,
     [organizationId, seriesIds, from, to],
   );
   return rowCount ?? 0;

@@ -1,7 +1,7 @@
 import { agentHeartbeatItem, agentHeartbeatKey } from "@tidemark/alerts";
 import { type Database, poolOf } from "./database.ts";
-import { type EvaluatedItem, shardOfSql } from "./evaluation.ts";
-import { ensureSeries } from "./metrics.ts";
+import type { EvaluatedItem } from "./evaluation.ts";
+import { ensureSeries, ensureSeriesWithShards } from "./metrics.ts";
 
 /** The SQL behind freshness: what the worker needs to tell stale items and silent agents, and the results it makes up for them. */
 
@@ -149,14 +149,15 @@ export async function loadFreshnessAgents(db: Database, heartbeatSeries: Map<str
 export async function loadAgentHeartbeatItems(db: Database, organizationId: string): Promise<EvaluatedItem[]> {
   const { rows } = await poolOf(db).query<{ name: string }>(`SELECT name FROM agents WHERE organization_id = $1`, [organizationId]);
   if (rows.length === 0) return [];
-  const ids = await ensureSeries(
+  const series = await ensureSeriesWithShards(
     db,
     organizationId,
     rows.map((r) => agentHeartbeatKey(r.name)),
   );
   return rows.map((r) => {
     const item = agentHeartbeatItem(r.name);
-    return { ...item, seriesId: ids.get(item.seriesKey)!, itemId: "" };
+    const { id, shard } = series.get(item.seriesKey)!;
+    return { ...item, seriesId: id, shard, itemId: "" };
   });
 }
 
@@ -173,9 +174,10 @@ export async function queueMadeUpResults(db: Database, results: readonly MadeUpR
   if (results.length === 0) return;
   await poolOf(db).query(
     `INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values", statuses, outputs)
-     SELECT r.organization_id, ${shardOfSql("r.series_id")}, array_agg(r.series_id), array_agg(r.ts), array_agg(NULL::float8), array_agg(r.status), array_agg(r.output)
+     SELECT r.organization_id, s.shard, array_agg(r.series_id), array_agg(r.ts), array_agg(NULL::float8), array_agg(r.status), array_agg(r.output)
      FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::int[], $5::text[]) AS r(organization_id, series_id, ts, status, output)
-     GROUP BY r.organization_id, ${shardOfSql("r.series_id")}`,
+     JOIN series s ON s.organization_id = r.organization_id AND s.id = r.series_id
+     GROUP BY r.organization_id, s.shard`,
     [
       results.map((r) => r.organizationId),
       results.map((r) => r.seriesId),

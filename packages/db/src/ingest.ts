@@ -2,7 +2,6 @@ import type { IngestBatch, IngestResponse } from "@tidemark/protocol";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { type Database, poolOf } from "./database.ts";
-import { shardOfSql } from "./evaluation.ts";
 
 /**
  * Stores one agent batch: the points of known series, once (a retried batch id stores nothing
@@ -29,28 +28,28 @@ export const COPY_FROM_POINTS = 500;
  */
 const RESOLVED_SERIES = `
   known AS (
-    SELECT si.series_key AS key, s.id FROM service_items si
+    SELECT si.series_key AS key, s.id, s.shard FROM service_items si
     LEFT JOIN series s ON s.organization_id = $1 AND s.key = si.series_key
     WHERE si.organization_id = $1 AND si.series_key = ANY($4::text[])
   ),
   created AS (
     INSERT INTO series (organization_id, key)
     SELECT $1, k.key FROM known k WHERE k.id IS NULL
-    ON CONFLICT DO NOTHING RETURNING id, key
+    ON CONFLICT DO NOTHING RETURNING id, key, shard
   ),
   ids AS (
-    SELECT id, key FROM created
+    SELECT id, key, shard FROM created
     UNION ALL
-    SELECT id, key FROM known WHERE id IS NOT NULL
+    SELECT id, key, shard FROM known WHERE id IS NOT NULL
   )`;
 
-// Inserted rows go straight into the evaluation queue in the same statement, a row per shard.
+// Inserted rows go straight into the evaluation queue in the same statement, a row per shard of their series.
 const QUEUE_INSERTED = `
   queued AS (
     INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values", statuses, outputs)
-    SELECT $1, ${shardOfSql("series_id")}, array_agg(series_id), array_agg(ts), array_agg(value),
-           CASE WHEN count(status) > 0 THEN array_agg(status) END, CASE WHEN count(output) > 0 THEN array_agg(output) END
-    FROM inserted GROUP BY ${shardOfSql("series_id")}
+    SELECT $1, ids.shard, array_agg(p.series_id), array_agg(p.ts), array_agg(p.value),
+           CASE WHEN count(p.status) > 0 THEN array_agg(p.status) END, CASE WHEN count(p.output) > 0 THEN array_agg(p.output) END
+    FROM inserted p JOIN ids ON ids.id = p.series_id GROUP BY ids.shard
     RETURNING cardinality(series_ids) AS n
   )`;
 

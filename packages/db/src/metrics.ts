@@ -10,17 +10,27 @@ export interface PointRow {
 
 /** Ids of the organisation's series with these keys, created when missing. */
 export async function ensureSeries(db: Database, organizationId: string, keys: readonly string[]): Promise<Map<string, number>> {
+  const series = await ensureSeriesWithShards(db, organizationId, keys);
+  return new Map([...series].map(([key, { id }]) => [key, id]));
+}
+
+/** As ensureSeries, with each series' evaluation shard (series.shard, from its key's host). */
+export async function ensureSeriesWithShards(
+  db: Database,
+  organizationId: string,
+  keys: readonly string[],
+): Promise<Map<string, { id: number; shard: number }>> {
   const unique = [...new Set(keys)];
   if (unique.length === 0) return new Map();
   await poolOf(db).query(`INSERT INTO series (organization_id, key) SELECT $1, k FROM unnest($2::text[]) AS k ON CONFLICT DO NOTHING`, [
     organizationId,
     unique,
   ]);
-  const { rows } = await poolOf(db).query<{ id: number; key: string }>(
-    `SELECT id, key FROM series WHERE organization_id = $1 AND key = ANY($2::text[])`,
+  const { rows } = await poolOf(db).query<{ id: number; key: string; shard: number }>(
+    `SELECT id, key, shard FROM series WHERE organization_id = $1 AND key = ANY($2::text[])`,
     [organizationId, unique],
   );
-  return new Map(rows.map((r) => [r.key, r.id]));
+  return new Map(rows.map((r) => [r.key, { id: r.id, shard: r.shard }]));
 }
 
 const INSERT_CHUNK = 5000;

@@ -165,33 +165,36 @@ export async function createTestOrg(db: Database, role: Role = "admin") {
 }
 
 /**
- * A fresh organisation whose one host (`h` unless given) has one service `s` (every minute, run by
- * the agent) with these items: their series keys are `<host>-s-<name>`. It is deployed, so the
- * worker evaluates those thresholds.
+ * A fresh organisation whose hosts (`h` unless given, or an item names its own) each have one
+ * service `s` (every minute, run by the agent) with their items: the series keys are
+ * `<host>-s-<name>`. It is deployed, so the worker evaluates those thresholds.
  */
 export async function createOrgWithItems(
   db: Database,
-  items: { name: string; policy?: ThresholdPolicy | null }[],
+  /** Each item on `host` unless it names its own (series key `<host>-s-<name>`). */
+  items: { name: string; policy?: ThresholdPolicy | null; host?: string }[],
   host = "h",
 ): Promise<string> {
   const { organization, user } = await createTestOrg(db);
+  const hosts = [...new Set(items.map((i) => i.host ?? host))];
   await mergeConfiguration(
     db,
     { organizationId: organization.id, userId: user.id },
     {
-      hosts: [
-        {
-          name: host,
-          alias: null,
-          description: "",
-          services: [
-            {
-              name: "s",
-              description: "",
-              schedules: ["1M"],
-              url: "shell://localhost",
-              sendServiceData: true,
-              items: items.map((i) => ({
+      hosts: (hosts.length > 0 ? hosts : [host]).map((name) => ({
+        name,
+        alias: null,
+        description: "",
+        services: [
+          {
+            name: "s",
+            description: "",
+            schedules: ["1M"],
+            url: "shell://localhost",
+            sendServiceData: true,
+            items: items
+              .filter((i) => (i.host ?? host) === name)
+              .map((i) => ({
                 name: i.name,
                 description: "",
                 execStatement: "x",
@@ -200,14 +203,30 @@ export async function createOrgWithItems(
                 cacheMaxCount: null,
                 policy: i.policy ?? null,
               })),
-            },
-          ],
-        },
-      ],
+          },
+        ],
+      })),
     },
   );
   // Deployed as stored, unchecked: fixtures may hold what the editor refuses (maxSoft 0: hard at once).
   const snapshot = await readDeploymentSource(db, organization.id);
   await deploySnapshot(db, { organizationId: organization.id, createdBy: null, snapshot, message: "test fixture", rollbackOf: null });
   return organization.id;
+}
+
+/**
+ * Host names (`host<i>`) whose series fall `perShard` into each evaluation shard, shard by shard:
+ * a series' shard follows its key's host (series.shard), so fixtures that need series in
+ * different shards, or evenly spread, put them on these hosts. Asked of the database's own
+ * evaluation_shard, so they follow it.
+ */
+export async function hostsByShard(db: Database, perShard = 1): Promise<string[][]> {
+  const rows = await queryRows<{ shard: number; hosts: string[] }>(
+    db,
+    `SELECT shard, (array_agg(host ORDER BY i))[1:$1] AS hosts
+     FROM (SELECT i, 'host' || i AS host, evaluation_shard('host' || i || '-s-x') AS shard FROM generate_series(0, 64 * $1) i) h
+     GROUP BY shard ORDER BY shard`,
+    [perShard],
+  );
+  return rows.map((r) => r.hosts);
 }

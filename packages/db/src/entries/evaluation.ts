@@ -25,7 +25,6 @@ export {
   type QueuedPoint,
   queueDepth,
   queueStoredPoints,
-  shardOf,
   type Transaction,
 } from "../evaluation.ts";
 export * from "../freshness.ts";
