@@ -83,7 +83,7 @@ describe("several workers on one organisation", () => {
     const org = await queuedOrganization();
     const rows = await queryRows<{ n: number }>(
       db,
-      `SELECT count(DISTINCT shard)::int AS n FROM evaluation_queue WHERE organization_id = $1`,
+      `SELECT count(DISTINCT host_shard)::int AS n FROM evaluation_queue WHERE organization_id = $1`,
       [org],
     );
     expect(rows[0]!.n).toBe(EVALUATION_SHARDS);

@@ -96,13 +96,13 @@ export interface DueShard {
  */
 export async function dueShards(db: Database, limit = 2 * EVALUATION_SHARDS): Promise<DueShard[]> {
   const { rows } = await poolOf(db).query<{ organization_id: string; shard: number; waited_ms: number; rows: number; points: number }>(
-    `SELECT organization_id, shard, extract(epoch FROM now() - min(created_at))::float8 * 1000 AS waited_ms,
+    `SELECT organization_id, host_shard AS shard, extract(epoch FROM now() - min(created_at))::float8 * 1000 AS waited_ms,
             count(*)::int AS rows, sum(cardinality(series_ids))::float8 AS points
      FROM (
-       SELECT organization_id, shard, id, created_at, series_ids FROM evaluation_queue
+       SELECT organization_id, host_shard, id, created_at, series_ids FROM evaluation_queue
        WHERE claimed_until IS NULL OR claimed_until < now() ORDER BY id LIMIT 2000
      ) recent
-     GROUP BY organization_id, shard ORDER BY min(id) LIMIT $1`,
+     GROUP BY organization_id, host_shard ORDER BY min(id) LIMIT $1`,
     [limit],
   );
   return rows.map((r) => ({
@@ -157,11 +157,11 @@ export async function beginEvaluationClaimingWork(
      ), candidates AS (
        SELECT q.id, sum(cardinality(q.series_ids)) OVER (ORDER BY q.id) - cardinality(q.series_ids) AS before
        FROM evaluation_queue q
-       WHERE q.organization_id = ${organization} AND q.shard = ANY((SELECT shards FROM locked)::int[])
+       WHERE q.organization_id = ${organization} AND q.host_shard = ANY((SELECT shards FROM locked)::int[])
          AND (q.claimed_until IS NULL OR q.claimed_until < now())
        ORDER BY q.id LIMIT ${maxRows}
      ), claimed AS (
-       SELECT q.id, q.shard, q.series_ids, q.timestamps, q."values", q.statuses, q.outputs FROM evaluation_queue q
+       SELECT q.id, q.host_shard AS shard, q.series_ids, q.timestamps, q."values", q.statuses, q.outputs FROM evaluation_queue q
        WHERE q.id IN (SELECT id FROM candidates WHERE before < ${maxPoints})
        ORDER BY q.id FOR UPDATE SKIP LOCKED
      )
@@ -637,7 +637,7 @@ export function addEvaluationWrites(
  */
 export async function queueStoredPoints(db: Database, organizationId: string, seriesIds: number[], from: Date, to: Date): Promise<number> {
   const { rowCount } = await poolOf(db).query(
-    `INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values")
+    `INSERT INTO evaluation_queue (organization_id, host_shard, series_ids, timestamps, "values")
      SELECT $1, s.shard, array_agg(p.series_id ORDER BY p.ts, p.series_id), array_agg(p.ts ORDER BY p.ts, p.series_id), array_agg(p.value ORDER BY p.ts, p.series_id)
      FROM metric_points p JOIN series s ON s.organization_id = $1 AND s.id = p.series_id
      WHERE p.series_id = ANY($2::bigint[]) AND p.ts >= $3 AND p.ts < $4

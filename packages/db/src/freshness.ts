@@ -173,7 +173,7 @@ export interface MadeUpResult {
 export async function queueMadeUpResults(db: Database, results: readonly MadeUpResult[]): Promise<void> {
   if (results.length === 0) return;
   await poolOf(db).query(
-    `INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values", statuses, outputs)
+    `INSERT INTO evaluation_queue (organization_id, host_shard, series_ids, timestamps, "values", statuses, outputs)
      SELECT r.organization_id, s.shard, array_agg(r.series_id), array_agg(r.ts), array_agg(NULL::float8), array_agg(r.status), array_agg(r.output)
      FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::int[], $5::text[]) AS r(organization_id, series_id, ts, status, output)
      JOIN series s ON s.organization_id = r.organization_id AND s.id = r.series_id

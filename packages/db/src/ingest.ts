@@ -46,7 +46,7 @@ const RESOLVED_SERIES = `
 // Inserted rows go straight into the evaluation queue in the same statement, a row per shard of their series.
 const QUEUE_INSERTED = `
   queued AS (
-    INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values", statuses, outputs)
+    INSERT INTO evaluation_queue (organization_id, host_shard, series_ids, timestamps, "values", statuses, outputs)
     SELECT $1, ids.shard, array_agg(p.series_id), array_agg(p.ts), array_agg(p.value),
            CASE WHEN count(p.status) > 0 THEN array_agg(p.status) END, CASE WHEN count(p.output) > 0 THEN array_agg(p.output) END
     FROM inserted p JOIN ids ON ids.id = p.series_id GROUP BY ids.shard

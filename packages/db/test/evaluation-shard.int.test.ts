@@ -1,7 +1,7 @@
 import type { Database } from "@tidemark/db/client";
 import { EVALUATION_SHARDS, queueMadeUpResults, queueStoredPoints } from "@tidemark/db/evaluation";
 import { ensureSeries, ingestBatch } from "@tidemark/db/metrics";
-import { createOrgWithItems, createTestOrg, queryRows, testDatabase } from "@tidemark/db/testing";
+import { createOrgWithItems, createTestOrg, execute, queryRows, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Issue 22: a series' evaluation shard follows its host (migration 20261125020000), so that the
@@ -24,10 +24,10 @@ async function shardsOf(organizationId: string): Promise<Map<string, number>> {
 async function queuedRows(organizationId: string) {
   return queryRows<{ shard: number; series: number[] }>(
     db,
-    `SELECT q.shard, array_agg(s.shard ORDER BY u.n) AS series
+    `SELECT q.host_shard AS shard, array_agg(s.shard ORDER BY u.n) AS series
      FROM evaluation_queue q CROSS JOIN LATERAL unnest(q.series_ids) WITH ORDINALITY AS u(series_id, n)
      JOIN series s ON s.organization_id = q.organization_id AND s.id = u.series_id
-     WHERE q.organization_id = $1 GROUP BY q.id, q.shard ORDER BY q.id`,
+     WHERE q.organization_id = $1 GROUP BY q.id, q.host_shard ORDER BY q.id`,
     [organizationId],
   );
 }
@@ -90,5 +90,24 @@ describe("evaluation shards", () => {
     expect(rows).toHaveLength(3 * distinct);
     for (const row of rows) expect(row.series.every((shard) => shard === row.shard)).toBe(true);
     expect(shards.get("alpha-s-a")).toBe(shards.get("alpha-s-b"));
+  });
+
+  it("the version that queued by series_id % 8 is fenced out: its queue statements fail", async () => {
+    // Its ingest and its claim, as it wrote them (migration 20261125030000 renamed the column):
+    // a process of it still running through the upgrade changes nothing, and its agents resend.
+    const { organization } = await createTestOrg(db);
+    await expect(
+      execute(
+        db,
+        `INSERT INTO evaluation_queue (organization_id, shard, series_ids, timestamps, "values") VALUES ($1, 0, '{1}', '{2026-04-01T10:00:00Z}', '{1}')`,
+        [organization.id],
+      ),
+    ).rejects.toMatchObject({ code: "42703" });
+    await expect(
+      queryRows(db, `SELECT id FROM evaluation_queue WHERE organization_id = $1 AND shard = 0`, [organization.id]),
+    ).rejects.toMatchObject({
+      code: "42703",
+    });
+    expect(await queryRows(db, `SELECT id FROM evaluation_queue WHERE organization_id = $1`, [organization.id])).toEqual([]);
   });
 });
