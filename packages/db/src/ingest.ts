@@ -43,15 +43,25 @@ const RESOLVED_SERIES = `
     SELECT id, key, shard FROM known WHERE id IS NOT NULL
   )`;
 
-// Inserted rows go straight into the evaluation queue in the same statement, a row per shard of their series.
-const QUEUE_INSERTED = `
+/**
+ * Inserted rows go straight into the evaluation queue in the same statement, a row per shard of
+ * their series. A plain insert stores every resolved point or fails, so the queue takes them from
+ * `resolved`, which knows their shards (joining what was inserted back to the series cost ingest
+ * a tenth of its time); one that skips stored points queues what it inserted.
+ */
+function queueInserted(skipStored: boolean): string {
+  const points = skipStored
+    ? "SELECT p.*, ids.shard FROM inserted p JOIN ids ON ids.id = p.series_id"
+    : "SELECT * FROM resolved WHERE EXISTS (SELECT 1 FROM claimed)";
+  return `
   queued AS (
     INSERT INTO evaluation_queue (organization_id, host_shard, series_ids, timestamps, "values", statuses, outputs)
-    SELECT $1, ids.shard, array_agg(p.series_id), array_agg(p.ts), array_agg(p.value),
+    SELECT $1, p.shard, array_agg(p.series_id), array_agg(p.ts), array_agg(p.value),
            CASE WHEN count(p.status) > 0 THEN array_agg(p.status) END, CASE WHEN count(p.output) > 0 THEN array_agg(p.output) END
-    FROM inserted p JOIN ids ON ids.id = p.series_id GROUP BY ids.shard
+    FROM (${points}) p GROUP BY p.shard
     RETURNING cardinality(series_ids) AS n
   )`;
+}
 
 /**
  * The whole batch in one statement (one round trip, atomic without BEGIN/COMMIT) from `input`
@@ -68,19 +78,22 @@ function ingestStatement(input: string, skipStored: boolean, addition = ""): str
   return `
   WITH input AS (${input}), ${RESOLVED_SERIES},
   unresolved AS (SELECT key FROM known EXCEPT SELECT key FROM ids),
+  resolved AS (
+    SELECT ids.id AS series_id, ids.shard, to_timestamp(i.ts / 1000) AS ts, i.value, i.status, i.output FROM input i JOIN ids USING (key)
+  ),
   claimed AS (
     INSERT INTO ingest_batches (organization_id, batch_id, agent_id, point_count)
-    SELECT $1, $2, $3, (SELECT count(*) FROM input JOIN ids USING (key))
+    SELECT $1, $2, $3, (SELECT count(*) FROM resolved)
     WHERE NOT EXISTS (SELECT 1 FROM unresolved)
     ON CONFLICT DO NOTHING RETURNING batch_id
   ),
   inserted AS (
     INSERT INTO metric_points (organization_id, series_id, ts, value, status, output)
-    SELECT $1, ids.id, to_timestamp(i.ts / 1000), i.value, i.status, i.output FROM input i JOIN ids USING (key)
+    SELECT $1, series_id, ts, value, status, output FROM resolved
     WHERE EXISTS (SELECT 1 FROM claimed)
     ${skipStored ? "ON CONFLICT DO NOTHING" : ""} RETURNING series_id, ts, value, status, output
   ),
-  ${QUEUE_INSERTED}${addition ? `,\n  ${addition}` : ""}
+  ${queueInserted(skipStored)}${addition ? `,\n  ${addition}` : ""}
   SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
          EXISTS (SELECT 1 FROM unresolved) AS unresolved,
          coalesce((SELECT sum(n) FROM queued), 0)::int AS accepted,
