@@ -1,7 +1,7 @@
 import type { Database } from "@tidemark/db/client";
 import { EVALUATION_SHARDS, type EvaluationRecord } from "@tidemark/db/evaluation";
 import { type IngestInput, ingestBatch } from "@tidemark/db/metrics";
-import { createOrgWithItems, execute, hostsByShard, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
+import { createOrgWithItems, execute, hostsByShard, queryRows, seriesShards, testDatabase, withConnection } from "@tidemark/db/testing";
 import type { ThresholdPolicy } from "@tidemark/thresholds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drainQueue, Evaluator, type EvaluatorOptions } from "../src/evaluator.ts";
@@ -56,14 +56,6 @@ async function seriesIdByKey(organizationId: string): Promise<Map<string, number
     organizationId,
   ]);
   return new Map(rows.map((r) => [r.key, r.id]));
-}
-
-/** The evaluation shard of each of the organisation's series, by key. */
-async function shardByKey(organizationId: string): Promise<Map<string, number>> {
-  const rows = await queryRows<{ key: string; shard: number }>(db, `SELECT key, shard FROM series WHERE organization_id = $1`, [
-    organizationId,
-  ]);
-  return new Map(rows.map((r) => [r.key, r.shard]));
 }
 
 /** The value stored at minute i by ingestMinutes. */
@@ -240,7 +232,7 @@ describe("from ingest to states", () => {
       // A full window of q (and r) in this worker's memory, every shard evaluated last by it.
       for (const key of [q, r, p]) await ingest(key, 0, 29);
       await drainQueue(evaluator);
-      const [ids, shardOfKey] = [await seriesIdByKey(org), await shardByKey(org)];
+      const [ids, shardOfKey] = [await seriesIdByKey(org), await seriesShards(db, org)];
       expect(new Set([q, r, p].map((key) => shardOfKey.get(key))).size).toBe(3);
       // Read ahead, r's batch comes first and reads q's stored points 30–32, which push the oldest
       // out of q's window; in one batch, r at 30 reads q at 30 only.
@@ -276,7 +268,7 @@ describe("from ingest to states", () => {
     await ingest(q, 0, 29);
     for (const { name, host } of readers) await ingest(`${host}-s-${name}`, 29, 29);
     await drainQueue(newEvaluator());
-    const [ids, shardOfKey] = [await seriesIdByKey(org), await shardByKey(org)];
+    const [ids, shardOfKey] = [await seriesIdByKey(org), await seriesShards(db, org)];
     const reader = readers.map(({ name, host }) => `${host}-s-${name}`).find((key) => shardOfKey.get(key) === shardOfKey.get(q));
     expect(reader, "a reader in q's shard").toBeDefined();
     await ingest(reader!, 30, 30);
@@ -337,7 +329,7 @@ describe("from ingest to states", () => {
         records.length = 0;
         await drainQueue(windowOf === "loaded afresh" ? evaluator() : first);
         const seriesIds = await ids();
-        const shards = await shardByKey(org);
+        const shards = await seriesShards(db, org);
         if (readByR) expect(shards.get(q)).not.toBe(shards.get(r));
         expect(records.filter((record) => record.seriesId === seriesIds.get(q)).map((record) => [record.ts, record.threshold])).toEqual([
           [minute(3), 512],
@@ -365,7 +357,7 @@ describe("from ingest to states", () => {
         records.length = 0;
         await drainQueue(second);
         const seriesIds = await ids();
-        const shards = await shardByKey(org);
+        const shards = await seriesShards(db, org);
         expect(shards.get(n)).not.toBe(shards.get(r));
         expect(records.map((record) => [record.seriesId, record.ts, record.threshold])).toEqual([[seriesIds.get(r), minute(3), 512]]);
       },
@@ -490,7 +482,7 @@ describe("several workers side by side", () => {
     await send(names.map((key) => ({ key, i: 0, value: 10 })));
     await drainQueue(workerA);
     // Two series of one shard (a host's series share its shard).
-    const shards = [...(await shardByKey(org))];
+    const shards = [...(await seriesShards(db, org))];
     const [x, y] = shards.filter(([key, shard]) => shards.some(([other, s]) => other !== key && s === shard)).map(([key]) => key);
     await send([
       { key: x!, i: 1, value: 100 },

@@ -214,6 +214,14 @@ export async function createOrgWithItems(
   return organization.id;
 }
 
+/** The evaluation shard of each of the organisation's series, by key (series.shard). */
+export async function seriesShards(db: Database, organizationId: string): Promise<Map<string, number>> {
+  const rows = await queryRows<{ key: string; shard: number }>(db, `SELECT key, shard FROM series WHERE organization_id = $1`, [
+    organizationId,
+  ]);
+  return new Map(rows.map((r) => [r.key, r.shard]));
+}
+
 /**
  * Host names (`host<i>`) whose series fall `perShard` into each evaluation shard, shard by shard:
  * a series' shard follows its key's host (series.shard), so fixtures that need series in

@@ -1,7 +1,7 @@
 import type { Database } from "@tidemark/db/client";
 import { EVALUATION_SHARDS, queueMadeUpResults, queueStoredPoints } from "@tidemark/db/evaluation";
 import { ensureSeries, ingestBatch } from "@tidemark/db/metrics";
-import { createOrgWithItems, createTestOrg, execute, queryRows, testDatabase } from "@tidemark/db/testing";
+import { createOrgWithItems, createTestOrg, execute, queryRows, seriesShards, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Issue 22: a series' evaluation shard follows its host (migration 20261125020000), so that the
@@ -12,13 +12,6 @@ beforeAll(async () => {
   db = await testDatabase();
 });
 afterAll(async () => db.close());
-
-async function shardsOf(organizationId: string): Promise<Map<string, number>> {
-  const rows = await queryRows<{ key: string; shard: number }>(db, `SELECT key, shard FROM series WHERE organization_id = $1`, [
-    organizationId,
-  ]);
-  return new Map(rows.map((r) => [r.key, r.shard]));
-}
 
 /** Every queued row's shard with the shards of the series it holds. */
 async function queuedRows(organizationId: string) {
@@ -37,7 +30,7 @@ describe("evaluation shards", () => {
     const { organization } = await createTestOrg(db);
     const keys = ["web\\-1-http-time", "web\\-1-disk-free", "web\\-1-s-x", "web-1-http", "web-x-y"];
     await ensureSeries(db, organization.id, keys);
-    const shards = await shardsOf(organization.id);
+    const shards = await seriesShards(db, organization.id);
     // Host `web\-1` (escaped dash): one shard for its three series.
     expect(new Set(keys.slice(0, 3).map((key) => shards.get(key))).size).toBe(1);
     // Host `web`: the same shard for both, whatever follows.
@@ -55,7 +48,7 @@ describe("evaluation shards", () => {
       Array.from({ length: hosts }, (_, i) => `host${i}-load-value`),
     );
     const counts = Array.from({ length: EVALUATION_SHARDS }, () => 0);
-    for (const shard of (await shardsOf(organization.id)).values()) counts[shard]!++;
+    for (const shard of (await seriesShards(db, organization.id)).values()) counts[shard]!++;
     // 100 a shard on average; a binomial(800, 1/8) stays within 65–135 all but once in a million.
     for (const count of counts) {
       expect(count).toBeGreaterThan(65);
@@ -83,7 +76,7 @@ describe("evaluation shards", () => {
       db,
       keys.map((key) => ({ organizationId: org, seriesId: ids.get(key)!, ts: t0 + 60_000, status: 3, output: "stale" })),
     );
-    const shards = await shardsOf(org);
+    const shards = await seriesShards(db, org);
     const rows = await queuedRows(org);
     // Each of the three statements queued a row per distinct shard of the three hosts.
     const distinct = new Set(shards.values()).size;
