@@ -26,6 +26,15 @@ interface Scheduled {
   nextDue: number;
 }
 
+/**
+ * How far back a service's first look reaches. A worker (re)started moments after a run fell due
+ * still makes that run, once (latestDue finds only the latest instant), unless another worker or
+ * its own previous life made it already: the run's lease refuses an instant that is finished or
+ * older than the service's latest. Looking from the first tick on lost every run that fell due
+ * while the process was down or starting: a gap in each calculated series at every restart.
+ */
+export const FIRST_LOOK_BACK_MS = 60_000;
+
 /** The earliest instant after `since` at which one of the schedules falls due. */
 function earliestDue(schedules: Schedule[], since: number): number {
   let earliest = Number.POSITIVE_INFINITY;
@@ -100,7 +109,7 @@ export class CalculationScheduler {
           this.log({ service: `${service.host}-${service.service}`, schedule: text, err: String(error) }, "schedule ignored");
         }
       }
-      const lastDue = this.scheduled.get(service.serviceId)?.lastDue ?? now;
+      const lastDue = this.scheduled.get(service.serviceId)?.lastDue ?? now - FIRST_LOOK_BACK_MS;
       next.set(service.serviceId, { service, schedules, lastDue, nextDue: earliestDue(schedules, lastDue) });
     }
     this.scheduled = next;

@@ -6,7 +6,7 @@ import { ingestBatch } from "@tidemark/db/metrics";
 import { createTestOrg, execute, queryRows, testDatabase } from "@tidemark/db/testing";
 import type { Configuration } from "@tidemark/model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CalculationScheduler } from "../src/calculations.ts";
+import { CalculationScheduler, FIRST_LOOK_BACK_MS } from "../src/calculations.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
 import { nextDue, parseSchedule } from "../src/schedule.ts";
 import { OrganizationWindows } from "../src/series-window.ts";
@@ -159,6 +159,41 @@ describe("calculations across workers", () => {
     expect(await a.runAll(runs)).toBe(0);
     expect(await b.runAll(services.map((service) => ({ service, dueMs: due + 60_000 })))).toBe(3);
     expect((await stored(org)).length).toBe(6);
+  });
+});
+
+describe("a worker (re)started moments after a run fell due", () => {
+  /** services[0]'s first due instant after the source's three points. */
+  function firstDue(services: CalculationService[]) {
+    const first = services[0]!;
+    return { key: `h-${first.service}-avg`, due: nextDue(parseSchedule(first.schedules[0]!, first.serviceId, first.timeZone), T0 + 2000)! };
+  }
+
+  it("still makes the run at its first look", async () => {
+    const { org, services } = await organization();
+    const { key, due } = firstDue(services);
+    // The worker's first look comes 5 s after the due instant (it was starting).
+    await scheduler().tick(due + 5000);
+    expect((await stored(org)).filter(([k]) => k === key)).toEqual([[key, due, 30]]);
+  });
+
+  it("does not make it again when its previous life (or another worker) made it", async () => {
+    const { org, services } = await organization();
+    const { key, due } = firstDue(services);
+    await scheduler().tick(due);
+    expect((await stored(org)).filter(([k]) => k === key)).toEqual([[key, due, 30]]);
+    const restarted = scheduler();
+    await restarted.tick(due + 5000);
+    expect((await stored(org)).filter(([k]) => k === key)).toEqual([[key, due, 30]]);
+    expect(await lease(services[0]!.serviceId)).toEqual([{ due, finished: true }]);
+  });
+
+  it("makes only the latest run of the minute it reaches back, not the one at its edge", async () => {
+    const { org, services } = await organization();
+    const { key, due } = firstDue(services);
+    // The schedule is 1M: `due` is a minute before the first look, the next run at it.
+    await scheduler().tick(due + FIRST_LOOK_BACK_MS);
+    expect((await stored(org)).filter(([k]) => k === key)).toEqual([[key, due + 60_000, 30]]);
   });
 });
 
