@@ -6,14 +6,14 @@ import {
   deployedConfigurationRevision,
   type FinishedRun,
   finishCalculationRuns,
-  latestServiceResults,
   loadCalculationServices,
+  loadLastPointTimes,
   storeCalculationResults,
 } from "@tidemark/db/evaluation";
 import { evaluate } from "@tidemark/expr";
 import type { CheckResult } from "@tidemark/protocol";
 import { sourceNeeds } from "./history-needs.ts";
-import type { OrganizationCache } from "./organization-cache.ts";
+import type { OrganizationCache, OrganizationConfig } from "./organization-cache.ts";
 import { latestDue, nextDue, parseSchedule, type Schedule } from "./schedule.ts";
 import type { OrganizationWindows } from "./series-window.ts";
 import { refreshWindow } from "./window-loader.ts";
@@ -65,6 +65,8 @@ export class CalculationScheduler {
   private followers = new Map<string, Scheduled[]>();
   /** Services followed that the worker does not run (agents run them): when each last stored a result. */
   private agentLeaders = new Map<string, { organizationId: string; service: string; lastResult: number | null }>();
+  /** The series of each followed agent-run service, by its key, as of the organisation's configuration they were found in. */
+  private leaderSeries = new Map<string, { config: OrganizationConfig; byLeader: Map<string, number[]> }>();
   /** The series each item's expression reads, by host, service, item and source: resolved once, not at every run. */
   private readsByItem = new Map<string, string[]>();
   private checkedAt = Number.NEGATIVE_INFINITY;
@@ -130,6 +132,7 @@ export class CalculationScheduler {
     }
     this.followers = followers;
     this.agentLeaders = agentLeaders;
+    this.leaderSeries.clear();
     const current = new Set<string>();
     for (const { service } of next.values()) for (const item of service.items) current.add(itemIdentity(service, item));
     for (const identity of this.readsByItem.keys()) if (!current.has(identity)) this.readsByItem.delete(identity);
@@ -187,18 +190,48 @@ export class CalculationScheduler {
     return this.runAll(due.map((d) => ({ service: d.entry.service, dueMs: d.dueMs })));
   }
 
-  /** Agent-run services followed by calculations that stored a newer result since the last look (not at the first look). */
+  /**
+   * Agent-run services followed by calculations that stored a newer result since the last look
+   * (not at the first look). Each look, every second, probes the newest point of the followed
+   * services' own series, found in the deployed configuration: matching every series key of the
+   * organisation against each service's prefix cost PostgreSQL 0.57 s a look at 30 000 series and
+   * 100 followed services.
+   */
   private async agentLeadersThatReported(): Promise<{ key: string; dueMs: number }[]> {
     if (this.agentLeaders.size === 0) return [];
-    const latest = await latestServiceResults(this.db, [...this.agentLeaders.values()]);
+    const seriesByLeader = new Map<string, number[]>();
+    for (const organizationId of new Set([...this.agentLeaders.values()].map((l) => l.organizationId)))
+      for (const [key, ids] of await this.leaderSeriesOf(organizationId)) seriesByLeader.set(key, ids);
+    const latest = await loadLastPointTimes(this.db, [...seriesByLeader.values()].flat());
     const reported: { key: string; dueMs: number }[] = [];
     for (const [key, leader] of this.agentLeaders) {
-      const ts = latest.get(key);
+      let ts: number | undefined;
+      for (const id of seriesByLeader.get(key) ?? []) {
+        const at = latest.get(id);
+        if (at !== undefined && (ts === undefined || at > ts)) ts = at;
+      }
       if (ts === undefined) continue;
       if (leader.lastResult !== null && ts > leader.lastResult) reported.push({ key, dueMs: ts });
       leader.lastResult = ts;
     }
     return reported;
+  }
+
+  /** The series of the organisation's followed agent-run services, found again when its configuration changes. */
+  private async leaderSeriesOf(organizationId: string): Promise<Map<string, number[]>> {
+    const config = await this.organizations.get(organizationId);
+    const known = this.leaderSeries.get(organizationId);
+    if (known?.config === config) return known.byLeader;
+    const byLeader = new Map<string, number[]>();
+    for (const item of config.bySeriesId.values()) {
+      const key = serviceKey(organizationId, checkId(item.host, item.service));
+      if (!this.agentLeaders.has(key)) continue;
+      const ids = byLeader.get(key);
+      if (ids) ids.push(item.seriesId);
+      else byLeader.set(key, [item.seriesId]);
+    }
+    this.leaderSeries.set(organizationId, { config, byLeader });
+    return byLeader;
   }
 
   /**

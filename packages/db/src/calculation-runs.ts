@@ -118,24 +118,3 @@ export async function storeCalculationResults(db: Database, input: IngestInput, 
     sql: (param) => finishStatement(param, "AND NOT EXISTS (SELECT 1 FROM unresolved)"),
   });
 }
-
-/**
- * When each named service (`host-service`, as `after:` schedules write it) last stored a result:
- * the newest point of any of its items' series. A service's series keys are its key, `-` and
- * the item's escaped name, so they start with the service key and a `-`. Keyed `organization\0service`.
- */
-export async function latestServiceResults(
-  db: Database,
-  services: { organizationId: string; service: string }[],
-): Promise<Map<string, number>> {
-  if (services.length === 0) return new Map();
-  const { rows } = await poolOf(db).query<{ organization_id: string; service: string; ts: Date }>(
-    `SELECT q.organization_id, q.service, max(p.ts) AS ts
-     FROM unnest($1::uuid[], $2::text[]) AS q(organization_id, service)
-     JOIN series se ON se.organization_id = q.organization_id AND starts_with(se.key, q.service || '-')
-     CROSS JOIN LATERAL (SELECT ts FROM metric_points mp WHERE mp.series_id = se.id ORDER BY ts DESC LIMIT 1) p
-     GROUP BY 1, 2`,
-    [services.map((s) => s.organizationId), services.map((s) => s.service)],
-  );
-  return new Map(rows.map((r) => [`${r.organization_id}\0${r.service}`, r.ts.getTime()]));
-}
