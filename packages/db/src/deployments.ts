@@ -13,6 +13,7 @@ import { type Audited, agentActor, recordAuditedSql } from "./audit.ts";
 import { type Database, poolOf, prismaOf } from "./database.ts";
 import { policyFromRow, policyInclude } from "./policy-rows.ts";
 import { inSqlTransaction } from "./sql-transaction.ts";
+import { analyzeAfterBulkWrite } from "./statistics.ts";
 
 /**
  * Deployments: immutable, versioned snapshots of an organisation's configuration, and their
@@ -166,6 +167,7 @@ export async function createDeployment(
 ): Promise<{ id: string; version: number }> {
   for (let attempt = 0; ; attempt++) {
     const client = await poolOf(db).connect();
+    let committed: { id: string; version: number } | null = null;
     try {
       await client.query("BEGIN");
       const { rows } = await client.query<{ id: string; version: number }>(
@@ -187,7 +189,7 @@ export async function createDeployment(
       await replaceDeployedItems(client, input.organizationId, created.version, input.evaluated);
       await recordAuditedSql(client, audit, created);
       await client.query("COMMIT");
-      return created;
+      committed = created;
     } catch (error) {
       await client.query("ROLLBACK");
       // Two deploys at once both picked max + 1: the unique (organization, version) refused one; take the next.
@@ -195,6 +197,10 @@ export async function createDeployment(
       if (!uniqueViolation || attempt >= 4) throw error;
     } finally {
       client.release();
+    }
+    if (committed) {
+      await analyzeAfterBulkWrite(db, input.evaluated.length, ["deployed_items"]);
+      return committed;
     }
   }
 }

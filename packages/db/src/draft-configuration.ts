@@ -4,6 +4,7 @@ import { type AuditActor, actorFields, recordAudit } from "./audit.ts";
 import { type Database, poolOf, prismaOf } from "./database.ts";
 import { createPolicy, periodToRow, policyFromRow, policyInclude } from "./policy-rows.ts";
 import { forgetPrismaHistory, type PrismaTransaction } from "./prisma.ts";
+import { analyzeAfterBulkWrite } from "./statistics.ts";
 
 /**
  * Editing the configuration from the dashboard: hosts, services and items one at a time, and an
@@ -740,6 +741,13 @@ export async function mergeConfiguration(
       { timeout: 600_000, maxWait: 60_000 },
     )
     .finally(forgetPrismaHistory); // its statements carry thousands of rows each: Prisma's debug history must not keep them
+  await analyzeAfterBulkWrite(db, summary.hosts + summary.services + summary.items, [
+    "hosts",
+    "services",
+    "service_items",
+    "threshold_policies",
+    "threshold_periods",
+  ]);
   return summary;
 }
 

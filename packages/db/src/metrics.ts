@@ -1,4 +1,5 @@
 import { type Database, poolOf } from "./database.ts";
+import { analyzeAfterBulkWrite } from "./statistics.ts";
 
 /** Raw SQL for the time series: the hot paths stay out of the ORM. */
 
@@ -22,10 +23,11 @@ export async function ensureSeriesWithShards(
 ): Promise<Map<string, { id: number; shard: number }>> {
   const unique = [...new Set(keys)];
   if (unique.length === 0) return new Map();
-  await poolOf(db).query(`INSERT INTO series (organization_id, key) SELECT $1, k FROM unnest($2::text[]) AS k ON CONFLICT DO NOTHING`, [
-    organizationId,
-    unique,
-  ]);
+  const created = await poolOf(db).query(
+    `INSERT INTO series (organization_id, key) SELECT $1, k FROM unnest($2::text[]) AS k ON CONFLICT DO NOTHING`,
+    [organizationId, unique],
+  );
+  await analyzeAfterBulkWrite(db, created.rowCount ?? 0, ["series"]);
   const { rows } = await poolOf(db).query<{ id: number; key: string; shard: number }>(
     `SELECT id, key, shard FROM series WHERE organization_id = $1 AND key = ANY($2::text[])`,
     [organizationId, unique],

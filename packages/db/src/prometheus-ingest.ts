@@ -3,6 +3,7 @@ import { type AuditActor, type Audited, recordAuditedSql } from "./audit.ts";
 import { type Database, poolOf } from "./database.ts";
 import { ingestBatch } from "./ingest.ts";
 import { inSqlTransaction } from "./sql-transaction.ts";
+import { analyzeAfterBulkWrite } from "./statistics.ts";
 
 /**
  * Prometheus remote write into the same store as the agents' batches: the mapped series are
@@ -63,7 +64,7 @@ export async function createMissingSeries(db: Database, writer: AuditActor, seri
   const wanted = new Set(missing.map((m) => m.key));
   const input = JSON.stringify(series.filter((s) => wanted.has(s.key)));
   const recordset = `json_to_recordset($2::json) AS i(host text, service text, item text, key text)`;
-  return inSqlTransaction(db, async (client) => {
+  const createdItems = await inSqlTransaction(db, async (client) => {
     await client.query(
       `INSERT INTO hosts (organization_id, name, description)
      SELECT DISTINCT $1::uuid, i.host, 'created by Prometheus remote write' FROM ${recordset}
@@ -93,6 +94,9 @@ export async function createMissingSeries(db: Database, writer: AuditActor, seri
     );
     return created.length;
   });
+  // A Prometheus server's first write can name thousands of new series.
+  await analyzeAfterBulkWrite(db, createdItems, ["hosts", "services", "service_items"]);
+  return createdItems;
 }
 
 /** The audit entry of items created by remote write (none when nothing was new); at most 50 keys are listed. */
