@@ -2,6 +2,7 @@ import type { IngestBatch, IngestResponse } from "@tidemark/protocol";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { type Database, poolOf } from "./database.ts";
+import { analyzeAfterBulkWrite } from "./statistics.ts";
 
 /**
  * Stores one agent batch: the points of known series, once (a retried batch id stores nothing
@@ -101,7 +102,8 @@ function ingestStatement(input: string, skipStored: boolean, addition = ""): str
   SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
          EXISTS (SELECT 1 FROM unresolved) AS unresolved,
          coalesce((SELECT sum(n) FROM queued), 0)::int AS accepted,
-         ARRAY(SELECT unnest($4::text[]) EXCEPT SELECT key FROM known) AS unknown`;
+         ARRAY(SELECT unnest($4::text[]) EXCEPT SELECT key FROM known) AS unknown,
+         (SELECT count(*) FROM created)::int AS created`;
 }
 
 /** The batch's results as JSON parameter $5: JSON.stringify keeps only these fields. */
@@ -155,6 +157,8 @@ interface IngestRow {
   unresolved: boolean;
   accepted: number;
   unknown: string[];
+  /** Series the statement created (an organisation's first points). */
+  created: number;
 }
 
 /**
@@ -196,6 +200,7 @@ export async function storeBatch(db: Database, input: IngestInput, addition?: In
   let broken: Error | undefined;
   let skipStored = false;
   let stageFilled = false;
+  let stored: IngestRow;
   try {
     for (let attempt = 1; ; attempt++) {
       let row: IngestRow;
@@ -214,7 +219,8 @@ export async function storeBatch(db: Database, input: IngestInput, addition?: In
       stageFilled = false;
       if (row.unresolved && attempt < 3) continue;
       if (row.unresolved) throw new Error(`the series of batch ${batch.batchId} could not be resolved`);
-      return { batchId: batch.batchId, accepted: row.accepted, duplicate: !row.claimed, unknownSeries: row.unknown.sort() };
+      stored = row;
+      break;
     }
   } catch (error) {
     // A failed statement leaves its rows in the staging table: the connection is closed, not reused.
@@ -223,4 +229,7 @@ export async function storeBatch(db: Database, input: IngestInput, addition?: In
   } finally {
     client.release(broken);
   }
+  // Once the connection is back: the embedded server's pool has one.
+  await analyzeAfterBulkWrite(db, stored.created, ["series"]);
+  return { batchId: batch.batchId, accepted: stored.accepted, duplicate: !stored.claimed, unknownSeries: stored.unknown.sort() };
 }
