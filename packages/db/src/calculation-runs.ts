@@ -24,27 +24,30 @@ export async function loadCalculationServices(db: Database): Promise<Calculation
   // Two reads joined here rather than one SQL join by organisation, host and service name:
   // planned on statistics from before a new organisation's 30 000 hosts were imported, that join
   // ran for minutes in the worker (docs/scaling.md, "Eleventh round"), as a LATERAL probe per
-  // item did too. Neither read below matches one table's names against another's.
-  const [deployed, services] = await Promise.all([
-    poolOf(db).query<{
-      organization_id: string;
-      time_zone: string;
-      host: string;
-      service: string;
-      schedules: string[] | null;
-      items: { name: string; seriesKey: string; execStatement: string }[];
-    }>(
-      `SELECT d.organization_id, o.time_zone, d.host, d.service, d.schedules,
-              json_agg(json_build_object('name', d.item, 'seriesKey', d.series_key, 'execStatement', d.exec_statement) ORDER BY d.item) AS items
-       FROM deployed_items d
-       JOIN organizations o ON o.id = d.organization_id
-       WHERE d.service_url LIKE 'bischeck://%'
-       GROUP BY d.organization_id, o.time_zone, d.host, d.service, d.schedules`,
-    ),
-    poolOf(db).query<{ id: string; organization_id: string; host: string; service: string }>(
-      `SELECT s.id, h.organization_id, h.name AS host, s.name AS service FROM services s JOIN hosts h ON h.id = s.host_id`,
-    ),
-  ]);
+  // item did too. Neither read below matches one table's names against another's; the second
+  // reads only the services of organisations that run calculations.
+  const deployed = await poolOf(db).query<{
+    organization_id: string;
+    time_zone: string;
+    host: string;
+    service: string;
+    schedules: string[] | null;
+    items: { name: string; seriesKey: string; execStatement: string }[];
+  }>(
+    `SELECT d.organization_id, o.time_zone, d.host, d.service, d.schedules,
+            json_agg(json_build_object('name', d.item, 'seriesKey', d.series_key, 'execStatement', d.exec_statement) ORDER BY d.item) AS items
+     FROM deployed_items d
+     JOIN organizations o ON o.id = d.organization_id
+     WHERE d.service_url LIKE 'bischeck://%'
+     GROUP BY d.organization_id, o.time_zone, d.host, d.service, d.schedules`,
+  );
+  if (deployed.rows.length === 0) return [];
+  const services = await poolOf(db).query<{ id: string; organization_id: string; host: string; service: string }>(
+    `SELECT s.id, s.organization_id, h.name AS host, s.name AS service
+     FROM services s JOIN hosts h ON h.id = s.host_id
+     WHERE s.organization_id = ANY($1::uuid[])`,
+    [[...new Set(deployed.rows.map((r) => r.organization_id))]],
+  );
   const serviceIds = new Map(services.rows.map((r) => [`${r.organization_id}\0${r.host}\0${r.service}`, r.id]));
   return deployed.rows.flatMap((r) => {
     const serviceId = serviceIds.get(`${r.organization_id}\0${r.host}\0${r.service}`);
