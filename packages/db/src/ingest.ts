@@ -229,7 +229,8 @@ export async function storeBatch(db: Database, input: IngestInput, addition?: In
   } finally {
     client.release(broken);
   }
-  // Once the connection is back: the embedded server's pool has one.
+  // Once the connection is back: holding it while ANALYZE asks the pool for another could wait on
+  // a pool whose every connection is held by a batch doing the same.
   await analyzeAfterBulkWrite(db, stored.created, ["series"]);
   return { batchId: batch.batchId, accepted: stored.accepted, duplicate: !stored.claimed, unknownSeries: stored.unknown.sort() };
 }
