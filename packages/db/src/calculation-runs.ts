@@ -48,9 +48,10 @@ export async function loadCalculationServices(db: Database): Promise<Calculation
      WHERE s.organization_id = ANY($1::uuid[])`,
     [[...new Set(deployed.rows.map((r) => r.organization_id))]],
   );
-  const serviceIds = new Map(services.rows.map((r) => [`${r.organization_id}\0${r.host}\0${r.service}`, r.id]));
+  const named = (r: { organization_id: string; host: string; service: string }) => `${r.organization_id}\0${r.host}\0${r.service}`;
+  const serviceIds = new Map(services.rows.map((r) => [named(r), r.id]));
   return deployed.rows.flatMap((r) => {
-    const serviceId = serviceIds.get(`${r.organization_id}\0${r.host}\0${r.service}`);
+    const serviceId = serviceIds.get(named(r));
     // A service deleted from the draft since it was deployed: its calculations stop.
     if (serviceId === undefined) return [];
     return [

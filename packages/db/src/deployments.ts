@@ -168,6 +168,7 @@ export async function createDeployment(
   for (let attempt = 0; ; attempt++) {
     const client = await poolOf(db).connect();
     let committed: { id: string; version: number } | null = null;
+    let added = 0;
     try {
       await client.query("BEGIN");
       const { rows } = await client.query<{ id: string; version: number }>(
@@ -186,7 +187,7 @@ export async function createDeployment(
           [created.id, input.targets.map((t) => t.agentId), input.targets.map((t) => t.renderedHash), input.organizationId],
         );
       }
-      await replaceDeployedItems(client, input.organizationId, created.version, input.evaluated);
+      added = await replaceDeployedItems(client, input.organizationId, created.version, input.evaluated);
       await recordAuditedSql(client, audit, created);
       await client.query("COMMIT");
       committed = created;
@@ -199,15 +200,23 @@ export async function createDeployment(
       client.release();
     }
     if (committed) {
-      await analyzeAfterBulkWrite(db, input.evaluated.length, ["deployed_items"]);
+      // By what the organisation grew: a redeploy of the same items rewrites them, adds nothing.
+      await analyzeAfterBulkWrite(db, added, ["deployed_items"]);
       return committed;
     }
   }
 }
 
-async function replaceDeployedItems(client: pg.ClientBase, organizationId: string, version: number, items: EvaluatedItemSpec[]) {
-  await client.query(`DELETE FROM deployed_items WHERE organization_id = $1`, [organizationId]);
-  if (items.length === 0) return;
+/** Returns how many more items the organisation has deployed than before (negative: fewer). */
+async function replaceDeployedItems(
+  client: pg.ClientBase,
+  organizationId: string,
+  version: number,
+  items: EvaluatedItemSpec[],
+): Promise<number> {
+  const removed = await client.query(`DELETE FROM deployed_items WHERE organization_id = $1`, [organizationId]);
+  const added = items.length - (removed.rowCount ?? 0);
+  if (items.length === 0) return added;
   await client.query(
     `INSERT INTO deployed_items (organization_id, series_key, deployment_version, host, service, item, policy, interval_ms,
                                  alert_recovery_margin, alert_min_duration_seconds, service_url, schedules, exec_statement,
@@ -236,6 +245,7 @@ async function replaceDeployedItems(client: pg.ClientBase, organizationId: strin
       items.map((i) => i.staleAfterIntervals),
     ],
   );
+  return added;
 }
 
 export async function deploymentSnapshot(

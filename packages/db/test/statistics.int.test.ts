@@ -20,7 +20,8 @@ afterAll(async () => db.close());
 async function estimatedRows(table: string, organizationId: string): Promise<number> {
   const [row] = await queryRows<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }>(
     db,
-    `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${table} WHERE organization_id = '${organizationId}'::uuid`,
+    `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${table} WHERE organization_id = $1`,
+    [organizationId],
   );
   return row!["QUERY PLAN"][0].Plan["Plan Rows"];
 }
