@@ -1,6 +1,7 @@
 import type { Database } from "@tidemark/db/client";
 import { insertPoints } from "@tidemark/db/metrics";
 import { execute, queryRows } from "@tidemark/db/testing";
+import { postgresServerCpuMs } from "./server-cpu.ts";
 import { cpuMs } from "./stats.ts";
 
 /**
@@ -42,20 +43,30 @@ export async function rawWriteOfOneCycle(
   const changes = counts?.changes ?? 0;
   const probe = counts?.probe ?? 0;
 
-  const median = async (write: (round: number) => Promise<unknown>) => {
-    const ms: number[] = [];
-    for (let round = 1; round <= 3; round++) ms.push((await cpuMs(() => write(round))).wallMs);
-    return ms.sort((a, b) => a - b)[1]!;
+  // Each round's wall time and PostgreSQL's CPU for it (null on the embedded server, which is this process).
+  const rounds = async (write: (round: number) => Promise<unknown>) => {
+    const measured: { wallMs: number; serverCpuMs: number | null }[] = [];
+    for (let round = 1; round <= 3; round++) {
+      const server = db.info.embedded ? null : postgresServerCpuMs();
+      const { wallMs } = await cpuMs(() => write(round));
+      measured.push({ wallMs, serverCpuMs: server === null ? null : postgresServerCpuMs() - server });
+    }
+    return measured;
   };
+  const middle = (values: number[]) => values.sort((a, b) => a - b)[1]!;
+  const median = async (write: (round: number) => Promise<unknown>) => middle((await rounds(write)).map((r) => r.wallMs));
   // New instants per round and per kind, clear of everything the cycles wrote.
   const instant = (kind: number, round: number, i = 0) => new Date(freshFromMs + (kind * 10 + round) * 1_000_000 + i);
 
-  const pointsMs = await median((round) =>
+  const pointRounds = await rounds((round) =>
     insertPoints(
       db,
       cycleSeries.map((seriesId, i) => ({ seriesId, ts: instant(4, round), value: i })),
     ),
   );
+  const pointsMs = middle(pointRounds.map((r) => r.wallMs));
+  // Ticks of 10 ms: the median of three rounds of tens of milliseconds each.
+  const pointsServerCpuMs = db.info.embedded ? null : middle(pointRounds.map((r) => r.serverCpuMs ?? 0));
   const pointsIntoOneSeriesMs = await median((round) =>
     insertPoints(
       db,
@@ -99,6 +110,7 @@ export async function rawWriteOfOneCycle(
       stateChanges: Math.round(changesMs),
     },
     pointsMs,
+    pointsServerCpuMs,
     pointsIntoOneSeriesMs,
     storedMs: pointsMs + statesMs + tracksMs + changesMs,
   };

@@ -1,3 +1,5 @@
+import { availableParallelism } from "node:os";
+import { performance } from "node:perf_hooks";
 import type { Database } from "@tidemark/db/client";
 import { loadCalculationServices } from "@tidemark/db/evaluation";
 import { ingestBatch } from "@tidemark/db/metrics";
@@ -16,6 +18,7 @@ import { phaseMeter } from "../lib/evaluation-phases.ts";
 import { benchOrganization, importBench, prefill } from "../lib/fixtures.ts";
 import { profiled } from "../lib/profile.ts";
 import { rawWriteOfOneCycle } from "../lib/raw-stored-write.ts";
+import { postgresServerCpuMs } from "../lib/server-cpu.ts";
 import { cpuMs, summarize } from "../lib/stats.ts";
 import type { BenchScenario } from "../scenario.ts";
 
@@ -79,9 +82,15 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
   };
   await runCycle(0);
   const meter = phaseMeter(evaluator);
+  // Where a cycle's time goes besides waiting: this process's main thread (what cannot overlap
+  // with itself) and PostgreSQL's processes (on the embedded server they are this process).
+  const serverCpuBefore = db.info.embedded ? 0 : postgresServerCpuMs();
+  const loopBefore = performance.eventLoopUtilization();
   await profiled(`bischeck-0.4.2-${n}-${db.info.kind}`, async () => {
     for (let c = 1; c <= cycles; c++) await runCycle(c);
   });
+  const loop = performance.eventLoopUtilization(loopBefore);
+  const serverCpuMs = db.info.embedded ? null : postgresServerCpuMs() - serverCpuBefore;
   const rows = await queryRows(
     db,
     `SELECT count(*)::int AS n FROM state_changes c JOIN series s ON s.id = c.series_id WHERE s.organization_id = $1`,
@@ -114,6 +123,18 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
     memoryAfterCycle,
     cpuPercentOfOneCoreAtThirtySecondInterval: Math.round((cpu / cycles / INTERVAL_MS) * 1000) / 10,
     workerCpuMsPerCycle: Math.round(cpu / cycles),
+    // The main thread busy (event loop active, the rest waits on PostgreSQL or sleeps): JavaScript
+    // of the pipeline and of pg's protocol, which one core runs one piece at a time.
+    mainThreadBusyMsPerCycle: Math.round(loop.active / cycles),
+    // PostgreSQL's own CPU for a cycle's statements (every postgres process of the machine, its
+    // background writers included; null on the embedded server), against its CPU for the raw
+    // insert of the same points: the share of the ratio the database itself sets.
+    postgresCpuMsPerCycle: serverCpuMs === null ? null : Math.round(serverCpuMs / cycles),
+    postgresCpuOfRawInsertMs: raw.pointsServerCpuMs === null ? null : Math.round(raw.pointsServerCpuMs),
+    // The best ratio this machine allows for the CPU a cycle spends: PostgreSQL's and this
+    // process's CPU spread over every core with nothing waiting on anything.
+    cpuBoundRatio:
+      serverCpuMs === null ? null : Math.round(((serverCpuMs + cpu) / cycles / availableParallelism() / raw.pointsMs) * 100) / 100,
     rawInsertOfOneCycleMs: Math.round(raw.pointsMs),
     // The raw insert of the same points: one in each series the cycle wrote to (rawWriteOfOneCycle).
     cycleToRawInsertRatio: Math.round((cycleMsMean / raw.pointsMs) * 100) / 100,
