@@ -82,7 +82,10 @@ function queueInserted(skipStored: boolean): string {
 function ingestStatement(input: string, skipStored: boolean, addition = ""): string {
   return `
   WITH input AS (${input}), ${RESOLVED_SERIES},
-  unresolved AS (SELECT key FROM known EXCEPT SELECT key FROM ids),
+  -- A known key without a series that this statement did not create either (another batch
+  -- created it meanwhile). Known keys without a series are few, and none most of the time: an
+  -- EXCEPT of every known key against every resolved one hashed both (35 ms at 30 000 keys).
+  unresolved AS (SELECT k.key FROM known k WHERE k.id IS NULL AND NOT EXISTS (SELECT 1 FROM created c WHERE c.key = k.key)),
   resolved AS (
     SELECT ids.id AS series_id, ids.shard, to_timestamp(i.ts / 1000) AS ts, i.value, i.status, i.output FROM input i JOIN ids USING (key)
   ),
@@ -102,7 +105,9 @@ function ingestStatement(input: string, skipStored: boolean, addition = ""): str
   SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
          EXISTS (SELECT 1 FROM unresolved) AS unresolved,
          coalesce((SELECT sum(n) FROM queued), 0)::int AS accepted,
-         ARRAY(SELECT unnest($4::text[]) EXCEPT SELECT key FROM known) AS unknown,
+         -- $4 and known's keys are distinct (service items' keys are unique): equal counts, no unknown key.
+         CASE WHEN (SELECT count(*) FROM known) = cardinality($4::text[]) THEN '{}'::text[]
+              ELSE ARRAY(SELECT unnest($4::text[]) EXCEPT SELECT key FROM known) END AS unknown,
          (SELECT count(*) FROM created)::int AS created`;
 }
 

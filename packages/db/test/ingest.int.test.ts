@@ -1,6 +1,6 @@
 import type { Database } from "@tidemark/db/client";
 import { COPY_FROM_POINTS, ingestBatch } from "@tidemark/db/metrics";
-import { createOrgWithItems, testDatabase } from "@tidemark/db/testing";
+import { createOrgWithItems, testDatabase, withConnection } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { poolOf } from "../src/database.ts";
 
@@ -109,5 +109,24 @@ describe("ingest", () => {
     const { series } = await stored(org);
     expect(series).toHaveLength(1);
     expect(series[0]!.n).toBe(30);
+  });
+
+  it("a batch whose series another transaction is creating waits for it, goes again, and stores every point", async () => {
+    const org = await orgWithItems(["fresh"]);
+    const results = Array.from({ length: 5 }, (_, i) => ({ key: "h-s-fresh", ts: T0 + i * 1000, value: i }));
+    const answer = await withConnection(db, async (query) => {
+      await query("BEGIN");
+      await query("INSERT INTO series (organization_id, key) VALUES ($1, 'h-s-fresh')", [org]);
+      const ingest = ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `batch-${crypto.randomUUID()}`, results } });
+      // The batch's statement does not see the series and waits on it as it creates its own
+      // (on the embedded server, which serves one transaction at a time, it waits to start).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await query("COMMIT");
+      return ingest;
+    });
+    expect(answer).toMatchObject({ accepted: 5, duplicate: false, unknownSeries: [] });
+    const { series, queued } = await stored(org);
+    expect(series.map((s) => [s.key, s.n])).toEqual([["h-s-fresh", 5]]);
+    expect(queued).toBe(5);
   });
 });
