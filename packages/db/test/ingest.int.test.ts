@@ -1,6 +1,6 @@
 import type { Database } from "@tidemark/db/client";
 import { COPY_FROM_POINTS, ingestBatch } from "@tidemark/db/metrics";
-import { createOrgWithItems, testDatabase, withConnection } from "@tidemark/db/testing";
+import { createOrgWithItems, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { poolOf } from "../src/database.ts";
 
@@ -31,6 +31,20 @@ async function stored(organizationId: string) {
     [organizationId],
   );
   return { series: rows, queued: queued.rows[0]!.n };
+}
+
+/** Resolves once an ingest statement of this database waits on a row lock (a new series another transaction holds). */
+async function anIngestWaitsOnALock(): Promise<void> {
+  for (let look = 0; look < 200; look++) {
+    const [row] = await queryRows<{ n: number }>(
+      db,
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+       WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO series%'`,
+    );
+    if (row!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("no ingest statement waited on the series being created");
 }
 
 describe("ingest", () => {
@@ -118,9 +132,9 @@ describe("ingest", () => {
       await query("BEGIN");
       await query("INSERT INTO series (organization_id, key) VALUES ($1, 'h-s-fresh')", [org]);
       const ingest = ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `batch-${crypto.randomUUID()}`, results } });
-      // The batch's statement does not see the series and waits on it as it creates its own
-      // (on the embedded server, which serves one transaction at a time, it waits to start).
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The batch's statement does not see the series and waits on it as it creates its own (on
+      // the embedded server, which serves one transaction at a time, it waits to start instead).
+      if (!db.info.embedded) await anIngestWaitsOnALock();
       await query("COMMIT");
       return ingest;
     });
