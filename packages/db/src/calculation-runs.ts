@@ -1,4 +1,5 @@
 import type { IngestResponse } from "@tidemark/protocol";
+import { arrayLiteral } from "./array-literal.ts";
 import { type Database, poolOf } from "./database.ts";
 import { type IngestInput, storeBatch } from "./ingest.ts";
 
@@ -85,14 +86,28 @@ export async function claimCalculationRuns(db: Database, runs: DueRun[], leaseMs
   if (runs.length === 0) return [];
   const { rows } = await poolOf(db).query<{ organization_id: string; service_id: string; due_ms: number }>(
     `INSERT INTO calculation_leases AS l (organization_id, service_id, due_at, claimed_until)
-     SELECT DISTINCT ON (s) o, s, d, now() + make_interval(secs => $4::float8 / 1000)
-     FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS r(o, s, d) ORDER BY s, d DESC
+     SELECT DISTINCT ON (s) o, s, to_timestamp(d / 1000), now() + make_interval(secs => $4::float8 / 1000)
+     FROM unnest($1::uuid[], $2::uuid[], $3::float8[]) AS r(o, s, d) ORDER BY s, d DESC
      ON CONFLICT (organization_id, service_id) DO UPDATE SET due_at = excluded.due_at, claimed_until = excluded.claimed_until, finished_at = NULL, error = NULL
        WHERE excluded.due_at > l.due_at OR (excluded.due_at = l.due_at AND l.finished_at IS NULL AND l.claimed_until < now())
      RETURNING organization_id, service_id, extract(epoch FROM due_at)::float8 * 1000 AS due_ms`,
-    [runs.map((r) => r.organizationId), runs.map((r) => r.serviceId), runs.map((r) => r.dueAt.toISOString()), leaseMs],
+    [...runParams(runs), leaseMs],
   );
   return rows.map((r) => ({ organizationId: r.organization_id, serviceId: r.service_id, dueAt: new Date(Math.round(r.due_ms)) }));
+}
+
+/**
+ * A run's organisation, service and due instant as three array parameters. Literals built in one
+ * pass and instants as epoch milliseconds: node-postgres escaped each of a 3 000-run tick's
+ * elements with two regular expressions and each instant went through toISOString, about a
+ * tenth of what a cycle allocated.
+ */
+function runParams(runs: DueRun[]): unknown[] {
+  return [
+    arrayLiteral(runs.map((r) => r.organizationId)),
+    arrayLiteral(runs.map((r) => r.serviceId)),
+    arrayLiteral(runs.map((r) => r.dueAt.getTime())),
+  ];
 }
 
 /** A claimed run as it ended: error null when its results were stored. */
@@ -101,17 +116,12 @@ export type FinishedRun = DueRun & { error: string | null };
 /** The lease update recording how runs ended; a run already replaced by a later one is left alone. */
 function finishStatement(param: (index: number) => string, condition = ""): string {
   return `UPDATE calculation_leases l SET finished_at = now(), error = r.e
-     FROM unnest(${param(0)}::uuid[], ${param(1)}::uuid[], ${param(2)}::timestamptz[], ${param(3)}::text[]) AS r(o, s, d, e)
-     WHERE l.organization_id = r.o AND l.service_id = r.s AND l.due_at = r.d ${condition}`;
+     FROM unnest(${param(0)}::uuid[], ${param(1)}::uuid[], ${param(2)}::float8[], ${param(3)}::text[]) AS r(o, s, d, e)
+     WHERE l.organization_id = r.o AND l.service_id = r.s AND l.due_at = to_timestamp(r.d / 1000) ${condition}`;
 }
 
 function finishParams(runs: FinishedRun[]): unknown[] {
-  return [
-    runs.map((r) => r.organizationId),
-    runs.map((r) => r.serviceId),
-    runs.map((r) => r.dueAt.toISOString()),
-    runs.map((r) => r.error),
-  ];
+  return [...runParams(runs), arrayLiteral(runs.map((r) => r.error))];
 }
 
 /** Records how claimed runs ended (error null: stored); a run already replaced by a later one is left alone. */

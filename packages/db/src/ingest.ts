@@ -1,6 +1,7 @@
 import type { IngestBatch, IngestResponse } from "@tidemark/protocol";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+import { arrayLiteral } from "./array-literal.ts";
 import { type Database, poolOf } from "./database.ts";
 import { analyzeAfterBulkWrite } from "./statistics.ts";
 
@@ -191,7 +192,7 @@ export async function storeBatch(db: Database, input: IngestInput, addition?: In
   const { batch, organizationId } = input;
   const useCopy = !db.info.embedded && batch.results.length >= COPY_FROM_POINTS;
   const keys = [...new Set(batch.results.map((r) => r.key))];
-  const params: unknown[] = [organizationId, batch.batchId, input.agentId, keys];
+  const params: unknown[] = [organizationId, batch.batchId, input.agentId, arrayLiteral(keys)];
   if (!useCopy) params.push(JSON.stringify(batch.results, POINT_FIELDS));
   let statements = useCopy ? STATEMENTS.stage : STATEMENTS.json;
   if (addition) {
