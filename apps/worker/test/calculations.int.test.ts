@@ -6,7 +6,7 @@ import { ingestBatch } from "@tidemark/db/metrics";
 import { createTestOrg, execute, queryRows, testDatabase } from "@tidemark/db/testing";
 import type { Configuration } from "@tidemark/model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CalculationScheduler, FIRST_LOOK_BACK_MS } from "../src/calculations.ts";
+import { CalculationScheduler, FIRST_LOOK_BACK_MS, type ResultStoreSplit } from "../src/calculations.ts";
 import { OrganizationCache } from "../src/organization-cache.ts";
 import { nextDue, parseSchedule } from "../src/schedule.ts";
 import { OrganizationWindows } from "../src/series-window.ts";
@@ -71,6 +71,9 @@ async function organization(values = [10, 20, 60]): Promise<{ org: string; servi
 }
 
 const scheduler = () => new CalculationScheduler(db, new OrganizationCache(db, 0), new OrganizationWindows(), () => {});
+/** A scheduler (of `Scheduler`, a subclass under test) storing a tick's results as `split` says. */
+const splitting = (split: ResultStoreSplit, Scheduler = CalculationScheduler) =>
+  new Scheduler(db, new OrganizationCache(db, 0), new OrganizationWindows(), () => {}, 10_000, split);
 
 async function stored(org: string) {
   const rows = await queryRows(
@@ -236,6 +239,66 @@ describe("calculation leases", () => {
       if (l.service_id === failing.serviceId) expect(l.error).toMatch(new RegExp(`^h-${failing.service}-avg: `));
       else expect(l.error).toBeNull();
     }
+  });
+
+  /** The ingest batches an organisation's calculations stored. */
+  async function calculationBatches(org: string) {
+    const rows = await queryRows<{ batch_id: string; point_count: number }>(
+      db,
+      `SELECT batch_id, point_count FROM ingest_batches WHERE organization_id = $1 AND batch_id LIKE 'calc:%' ORDER BY batch_id`,
+      [org],
+    );
+    return rows.map((r) => r.point_count).sort();
+  }
+
+  async function leasesOf(services: CalculationService[]) {
+    const rows = await queryRows<{ service_id: string; finished: boolean; error: string | null }>(
+      db,
+      `SELECT service_id, finished_at IS NOT NULL AS finished, error FROM calculation_leases WHERE service_id = ANY($1::uuid[])`,
+      [services.map((s) => s.serviceId)],
+    );
+    return new Map(rows.map((r) => [r.service_id, { finished: r.finished, error: r.error }]));
+  }
+
+  it("a tick of many results is stored as two statements at once, each with whole runs and their leases' end", async () => {
+    const { org, services } = await organization();
+    const due = T0 + 60_000;
+    const worker = splitting({ fromResults: 3, parts: 2 });
+    expect(await worker.runAll(services.map((service) => ({ service, dueMs: due })))).toBe(3);
+    expect(await stored(org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, 30]));
+    expect(await calculationBatches(org)).toEqual([1, 2]);
+    for (const l of (await leasesOf(services)).values()) expect(l).toEqual({ finished: true, error: null });
+
+    // Below the split's size, one statement.
+    const { org: small, services: few } = await organization();
+    const one = splitting({ fromResults: 4, parts: 2 });
+    await one.runAll(few.map((service) => ({ service, dueMs: due })));
+    expect(await calculationBatches(small)).toEqual([3]);
+  });
+
+  it("a part whose statement fails ends its runs with the error; the other part's runs stay stored and finished", async () => {
+    const { org, services } = await organization();
+    const due = T0 + 60_000;
+    const failing = new Set<string>();
+    class FailingStore extends CalculationScheduler {
+      protected override async storeResults(...args: Parameters<CalculationScheduler["storeResults"]>): Promise<void> {
+        const [, part] = args;
+        if (part.length === 1) {
+          for (const { run } of part) failing.add(run.service.serviceId);
+          throw new Error("connection lost");
+        }
+        return super.storeResults(...args);
+      }
+    }
+    const worker = splitting({ fromResults: 3, parts: 2 }, FailingStore);
+    expect(await worker.runAll(services.map((service) => ({ service, dueMs: due })))).toBe(3);
+    expect(failing.size).toBe(1);
+    expect(worker.stats).toEqual({ runs: 2, failures: 1, loads: 0 });
+    const lost = services.find((s) => failing.has(s.serviceId))!;
+    expect(await stored(org)).toEqual(CALCULATIONS.filter((name) => name !== lost.service).map((name) => [`h-${name}-avg`, due, 30]));
+    const leases = await leasesOf(services);
+    for (const s of services)
+      expect(leases.get(s.serviceId)).toEqual({ finished: true, error: failing.has(s.serviceId) ? "connection lost" : null });
   });
 
   it("a due instant is won once while its lease holds, and taken over only when it lapsed unfinished", async () => {
