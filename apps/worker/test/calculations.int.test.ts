@@ -219,38 +219,7 @@ describe("calculation leases", () => {
   /** The organisation's runs: a run of a service due at `at(minute)`. */
   const runsOf = (organizationId: string) => (serviceId: string, minute: number) => ({ organizationId, serviceId, dueAt: at(minute) });
 
-  it("runs end with their results' statement: each finished, a failing item's error recorded, its result stored as null", async () => {
-    const { org, services } = await organization();
-    const due = T0 + 60_000;
-    const failing = services[0]!;
-    const broken = services.map((s) => (s === failing ? { ...s, items: s.items.map((it) => ({ ...it, execStatement: "avg((" })) } : s));
-    const worker = scheduler();
-    expect(await worker.runAll(broken.map((service) => ({ service, dueMs: due })))).toBe(3);
-    expect(worker.stats).toEqual({ runs: 2, failures: 1, loads: 0 });
-    expect(await stored(org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, name === failing.service ? null : 30]));
-    const leases = await queryRows<{ service_id: string; finished: boolean; error: string | null }>(
-      db,
-      `SELECT service_id, finished_at IS NOT NULL AS finished, error FROM calculation_leases WHERE service_id = ANY($1::uuid[])`,
-      [services.map((s) => s.serviceId)],
-    );
-    expect(leases).toHaveLength(3);
-    for (const l of leases) {
-      expect(l.finished).toBe(true);
-      if (l.service_id === failing.serviceId) expect(l.error).toMatch(new RegExp(`^h-${failing.service}-avg: `));
-      else expect(l.error).toBeNull();
-    }
-  });
-
-  /** The ingest batches an organisation's calculations stored. */
-  async function calculationBatches(org: string) {
-    const rows = await queryRows<{ batch_id: string; point_count: number }>(
-      db,
-      `SELECT batch_id, point_count FROM ingest_batches WHERE organization_id = $1 AND batch_id LIKE 'calc:%' ORDER BY batch_id`,
-      [org],
-    );
-    return rows.map((r) => r.point_count).sort();
-  }
-
+  /** The runs' leases by service: finished or not, and the error recorded. */
   async function leasesOf(services: CalculationService[]) {
     const rows = await queryRows<{ service_id: string; finished: boolean; error: string | null }>(
       db,
@@ -260,13 +229,55 @@ describe("calculation leases", () => {
     return new Map(rows.map((r) => [r.service_id, { finished: r.finished, error: r.error }]));
   }
 
+  it("runs end with their results' statement: each finished, a failing item's error recorded, its result stored as null", async () => {
+    const { org, services } = await organization();
+    const due = T0 + 60_000;
+    const failing = services[0]!;
+    const broken = services.map((s) => (s === failing ? { ...s, items: s.items.map((it) => ({ ...it, execStatement: "avg((" })) } : s));
+    const worker = scheduler();
+    expect(await worker.runAll(broken.map((service) => ({ service, dueMs: due })))).toBe(3);
+    expect(worker.stats).toEqual({ runs: 2, failures: 1, loads: 0 });
+    expect(await stored(org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, name === failing.service ? null : 30]));
+    const leases = await leasesOf(services);
+    expect(leases.size).toBe(3);
+    for (const [serviceId, l] of leases) {
+      expect(l.finished).toBe(true);
+      if (serviceId === failing.serviceId) expect(l.error).toMatch(new RegExp(`^h-${failing.service}-avg: `));
+      else expect(l.error).toBeNull();
+    }
+  });
+
+  /** The points of each ingest batch an organisation's calculations stored. */
+  async function calculationBatches(org: string) {
+    const rows = await queryRows<{ point_count: number }>(
+      db,
+      `SELECT point_count FROM ingest_batches WHERE organization_id = $1 AND batch_id LIKE 'calc:%' ORDER BY point_count`,
+      [org],
+    );
+    return rows.map((r) => r.point_count);
+  }
+
   it("a tick of many results is stored as two statements at once, each with whole runs and their leases' end", async () => {
     const { org, services } = await organization();
     const due = T0 + 60_000;
-    const worker = splitting({ fromResults: 3, parts: 2 });
+    let inFlight = 0;
+    let mostInFlight = 0;
+    class CountingStore extends CalculationScheduler {
+      protected override async storeResults(...args: Parameters<CalculationScheduler["storeResults"]>): Promise<void> {
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        try {
+          return await super.storeResults(...args);
+        } finally {
+          inFlight--;
+        }
+      }
+    }
+    const worker = splitting({ fromResults: 3, parts: 2 }, CountingStore);
     expect(await worker.runAll(services.map((service) => ({ service, dueMs: due })))).toBe(3);
     expect(await stored(org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, 30]));
     expect(await calculationBatches(org)).toEqual([1, 2]);
+    // Both statements were on their way before either came back.
+    expect(mostInFlight).toBe(2);
     for (const l of (await leasesOf(services)).values()) expect(l).toEqual({ finished: true, error: null });
 
     // Below the split's size, one statement.

@@ -97,10 +97,10 @@ export async function claimCalculationRuns(db: Database, runs: DueRun[], leaseMs
 }
 
 /**
- * A run's organisation, service and due instant as three array parameters. Literals built in one
- * pass and instants as epoch milliseconds: node-postgres escaped each of a 3 000-run tick's
- * elements with two regular expressions and each instant went through toISOString, about a
- * tenth of what a cycle allocated.
+ * A run's organisation, service and due instant as three array parameters: literals built in one
+ * pass, instants as epoch milliseconds. node-postgres escaped each of a 3 000-run tick's elements
+ * with two regular expressions and each instant went through toISOString; with the ingest's keys,
+ * its array encoding was 6 of the 52 MB a 3 000-job cycle of the bench allocated.
  */
 function runParams(runs: DueRun[]): unknown[] {
   return [
