@@ -64,9 +64,14 @@ interface ComputedRun {
   results: CheckResult[];
 }
 
-/** `computed` in at most `parts` consecutive parts of about as many results each (a run is never split). */
-function splitByResults(computed: ComputedRun[], parts: number): ComputedRun[][] {
+/**
+ * `computed` in consecutive parts of about as many results each (a run is never split): `parts`
+ * of them from `fromResults` results on, else one; none when there is nothing to store.
+ */
+function splitByResults(computed: ComputedRun[], { fromResults, parts }: ResultStoreSplit): ComputedRun[][] {
   const total = computed.reduce((n, c) => n + c.results.length, 0);
+  if (total === 0) return [];
+  if (total < fromResults) return [computed];
   const out: ComputedRun[][] = [[]];
   let sum = 0;
   for (const c of computed) {
@@ -345,7 +350,6 @@ export class CalculationScheduler {
   ): Promise<Set<string>> {
     const window = this.windows.of(organizationId);
     const computed: ComputedRun[] = [];
-    let total = 0;
     for (const run of runs) {
       const { service, dueMs } = run;
       const results: CheckResult[] = [];
@@ -363,15 +367,11 @@ export class CalculationScheduler {
         }
         results.push({ key: item.seriesKey, ts: dueMs, value });
       }
-      if (results.length === 0) continue;
-      computed.push({ run, results });
-      total += results.length;
+      if (results.length > 0) computed.push({ run, results });
     }
     const stored = new Set<string>();
-    const parts = total >= this.split.fromResults ? splitByResults(computed, this.split.parts) : [computed];
     await Promise.all(
-      parts.map(async (part) => {
-        if (part.length === 0) return;
+      splitByResults(computed, this.split).map(async (part) => {
         try {
           await this.storeResults(organizationId, part, errors);
           for (const { run } of part) stored.add(run.service.serviceId);

@@ -2,6 +2,7 @@ import type { Database } from "@tidemark/db/client";
 import { COPY_FROM_POINTS, ingestBatch } from "@tidemark/db/metrics";
 import { createOrgWithItems, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../../../scripts/lib/route-server.ts";
 import { poolOf } from "../src/database.ts";
 
 let db: Database;
@@ -35,16 +36,18 @@ async function stored(organizationId: string) {
 
 /** Resolves once an ingest statement of this database waits on a row lock (a new series another transaction holds). */
 async function anIngestWaitsOnALock(): Promise<void> {
-  for (let look = 0; look < 200; look++) {
-    const [row] = await queryRows<{ n: number }>(
-      db,
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO series%'`,
-    );
-    if (row!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("no ingest statement waited on the series being created");
+  await waitFor(
+    "an ingest statement waiting on the series being created",
+    async () => {
+      const [row] = await queryRows<{ n: number }>(
+        db,
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO series%'`,
+      );
+      return row!.n > 0;
+    },
+    10_000,
+  );
 }
 
 describe("ingest", () => {
