@@ -5,6 +5,7 @@ import type pg from "pg";
 import { arrayLiteral } from "./array-literal.ts";
 import { type Database, isDatabase, poolOf } from "./database.ts";
 import { ensureSeriesWithShards } from "./metrics.ts";
+import { rowsDigest } from "./rows-digest.ts";
 import { sharedJsonParser } from "./shared-json.ts";
 import { organizationParam, WritePipeline, type WriteStatement } from "./write-statement.ts";
 
@@ -428,8 +429,8 @@ export async function configurationRevision(db: Database, organizationId: string
   const { rows } = await poolOf(db).query<{ rev: string }>(
     `SELECT concat_ws(':',
        (SELECT coalesce(max(deployment_version), -1) || '/' || count(*) FROM deployed_items WHERE organization_id = $1),
-       (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM service_items WHERE organization_id = $1),
-       (SELECT count(*) || '/' || coalesce(max(created_at)::text, '') FROM agents WHERE organization_id = $1)
+       ${rowsDigest("service_items", "updated_at", "organization_id = $1")},
+       ${rowsDigest("agents", null, "organization_id = $1")}
      ) AS rev`,
     [organizationId],
   );

@@ -2,6 +2,7 @@ import { agentHeartbeatItem, agentHeartbeatKey } from "@tidemark/alerts";
 import { type Database, poolOf } from "./database.ts";
 import type { EvaluatedItem } from "./evaluation.ts";
 import { ensureSeries, ensureSeriesWithShards } from "./metrics.ts";
+import { rowsDigest } from "./rows-digest.ts";
 
 /** The SQL behind freshness: what the worker needs to tell stale items and silent agents, and the results it makes up for them. */
 
@@ -70,10 +71,10 @@ export async function deployedConfigurationRevision(db: Database): Promise<strin
   const { rows } = await poolOf(db).query<{ rev: string }>(
     `SELECT concat_ws(':',
        (SELECT count(*) || '/' || coalesce(sum(deployment_version), 0) FROM deployed_items),
-       (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM hosts),
-       (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM services),
-       (SELECT count(*) || '/' || coalesce(max(updated_at)::text, '') FROM service_items),
-       (SELECT count(*) || '/' || count(revoked_at) || '/' || coalesce(max(created_at)::text, '') FROM agents),
+       ${rowsDigest("hosts", "updated_at")},
+       ${rowsDigest("services", "updated_at")},
+       ${rowsDigest("service_items", "updated_at")},
+       ${rowsDigest("agents", "revoked_at")},
        (SELECT md5(coalesce(string_agg(id || time_zone, ',' ORDER BY id), '')) FROM organizations)
      ) AS rev`,
   );
