@@ -212,18 +212,22 @@ describe("planAlerts beside the batch's writes", () => {
         },
       ],
     ]);
+    // A key of its own: advisory locks are the server's, shared with every test file running beside.
+    const lockKey = 4_000_000_000 + Math.floor(Math.random() * 1e9);
     const holder = await poolOf(db).connect();
     const client = await poolOf(db).connect();
     try {
-      await holder.query("SELECT pg_advisory_lock(4242)");
+      await holder.query("SELECT pg_advisory_lock($1)", [lockKey]);
       await client.query("BEGIN");
       // The slice written before, still running (it waits on the lock the holder has).
-      const earlierWrite = client.query("SELECT pg_advisory_xact_lock(4242)");
+      const earlierWrite = client.query("SELECT pg_advisory_xact_lock($1)", [lockKey]);
       const planned = planAlerts(client, orgId, script(id(key), key, "C"), remembered, new WriteStatement(), {
         notificationContextFrom: db,
       });
-      const first = await Promise.race([planned.then(() => "planned"), earlierWrite.then(() => "written")]).catch(() => "failed");
-      await holder.query("SELECT pg_advisory_unlock(4242)");
+      // Read behind the write, the plan would wait for the lock: give it up after 10 s instead of hanging.
+      const givenUp = new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 10_000).unref());
+      const first = await Promise.race([planned.then(() => "planned"), earlierWrite.then(() => "written"), givenUp]).catch(() => "failed");
+      await holder.query("SELECT pg_advisory_unlock($1)", [lockKey]);
       await earlierWrite;
       expect(first).toBe("planned");
       expect((await planned).summary).toMatchObject({ opened: 1, deliveries: 1 });
