@@ -10,7 +10,8 @@
  * An element equal to the one before it reuses its text: the worker's columns repeat (one
  * organisation, one instant, a few states for thousands of rows), and formatting an instant in
  * milliseconds costs more than the comparison. With that and the escape only where needed, the
- * 3 000-job bench's arrays (80 000 elements a cycle) took about 3 ms a cycle instead of 10.
+ * 3 000-job bench's arrays (about 80 000 elements a cycle) took 28 ms of its CPU profile over six
+ * cycles instead of 76.
  */
 export function arrayLiteral(values: readonly unknown[]): string | readonly unknown[] {
   let text = "{";
