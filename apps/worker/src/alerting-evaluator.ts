@@ -61,9 +61,7 @@ export function alertingEvaluator(
     {
       beforeWrite: async ({ client, organizationId, records, config, statement, alerts }) => {
         const outcomes = records.map((r) => new RecordOutcome(r, config.bySeriesId.get(r.seriesId)?.seriesKey ?? String(r.seriesId)));
-        return (
-          await planAlerts(client, organizationId, outcomes, alerts, statement, { externalUrl: publicUrl, notificationContextFrom: db })
-        ).memory;
+        return (await planAlerts(client, organizationId, outcomes, alerts, statement, { externalUrl: publicUrl })).memory;
       },
     },
     evaluatorOptions,

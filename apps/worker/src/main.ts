@@ -24,9 +24,6 @@ if (!url) {
   process.exit(1);
 }
 
-// Four: the evaluation's transaction and its notification context read beside it (planAlerts'
-// notificationContextFrom), and the calculations' two statements at a time (the claim beside the
-// catch-up, the results' two parts); the other loops' short reads wait their turn.
 const db = await connectDatabase(url, { max: 4, applicationName: "tidemark-worker" });
 const metrics = createWorkerMetrics();
 const windows = new OrganizationWindows();

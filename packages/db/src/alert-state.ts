@@ -24,7 +24,7 @@ import {
 } from "@tidemark/alerts";
 import type { State } from "@tidemark/thresholds";
 import type pg from "pg";
-import { type Database, isDatabase, poolOf } from "./database.ts";
+import { type Database, isDatabase } from "./database.ts";
 import { addEvaluationWrites, beginOrganizationEvaluation, type EvaluationRecord, type Transaction } from "./evaluation.ts";
 import { organizationParam, WriteStatement } from "./write-statement.ts";
 
@@ -62,17 +62,6 @@ export interface ApplyEvaluationsOptions {
   externalUrl?: string;
   /** The evaluations the outcomes come from: their states and state changes are written in the same statement, as the worker does. */
   records?: EvaluationRecord[];
-}
-
-export interface PlanAlertsOptions extends ApplyEvaluationsOptions {
-  /**
-   * Where what notifications need (silences, receivers, acknowledgements) is read: this
-   * database's pool rather than the caller's transaction, in which it would wait until every
-   * write already sent for the batch has run (the worker sends a slice's writes while it plans the
-   * next). What it reads is other sessions' commits either way. Ignored on the embedded server,
-   * whose one backend the transaction holds.
-   */
-  notificationContextFrom?: Database;
 }
 
 /** Links in notifications queued by callers that name no public URL (tests, seeds, benchmarks). */
@@ -129,7 +118,7 @@ async function loadAlertMemory(
 
 /** Silences in force over the batch, enabled receivers, which of `alertIds` are acknowledged, and the notified items' ids. */
 async function loadNotificationContext(
-  client: pg.ClientBase | pg.Pool,
+  client: pg.ClientBase,
   organizationId: string,
   { from, to, alertIds, keys }: NotificationNeeds,
 ): Promise<NotificationContext> {
@@ -243,14 +232,12 @@ export async function planAlerts(
   outcomes: EvaluationOutcome[],
   remembered: AlertMemoryLookup,
   statement: WriteStatement,
-  options: PlanAlertsOptions = {},
+  options: ApplyEvaluationsOptions = {},
 ): Promise<StoredAlertPlan> {
   const unknown = seriesToLoad(outcomes, remembered);
   const loaded = unknown.length > 0 ? await loadAlertMemory(client, organizationId, unknown) : new Map<number, SeriesAlertMemory>();
   const { runs, needs } = runSeriesMachines(outcomes, (seriesId) => remembered.get(seriesId) ?? loaded.get(seriesId));
-  const separate = options.notificationContextFrom;
-  const reader = separate && !separate.info.embedded ? poolOf(separate) : client;
-  const context = needs ? await loadNotificationContext(reader, organizationId, needs) : NO_NOTIFICATION_CONTEXT;
+  const context = needs ? await loadNotificationContext(client, organizationId, needs) : NO_NOTIFICATION_CONTEXT;
   const plan = planNotifications(runs, context, { publicUrl: options.externalUrl ?? DEFAULT_PUBLIC_URL, newId: randomUUID });
   addTrackWrites(statement, organizationId, plan.tracks);
   addAlertWrites(statement, organizationId, plan.alerts);

@@ -1,4 +1,3 @@
-import { EMPTY_TRACK, machineSettings, type SeriesAlertMemory } from "@tidemark/alerts";
 import { MINUTE, script, T0 } from "@tidemark/alerts/testing";
 import {
   AlertAlreadyAcknowledgedError,
@@ -11,12 +10,10 @@ import {
   expireSilence,
   listDeliveries,
   listSilences,
-  planAlerts,
   type TimelineFilters,
   updateItemAlertSettings,
 } from "@tidemark/db/alerts";
 import type { Database } from "@tidemark/db/client";
-import { WriteStatement } from "@tidemark/db/evaluation";
 import { deployDraft } from "@tidemark/db/fleet";
 import { ensureSeries } from "@tidemark/db/metrics";
 import { createTestOrg, deleteWebhooksOf, evaluationRecords, testDatabase } from "@tidemark/db/testing";
@@ -190,52 +187,6 @@ describe("applyEvaluations: outcomes to alerts", () => {
     }
     // The alert memory, the notification context (silences, webhooks, acknowledgements), one write.
     expect(statements).toBe(3);
-  });
-});
-
-describe("planAlerts beside the batch's writes", () => {
-  it("reads what notifications need on the pool when told, not behind a statement the transaction is still running", async (context) => {
-    // The embedded server has one backend: the transaction's, which the option leaves it on.
-    if (db.info.embedded) context.skip();
-    const key = "web09-http-latency";
-    const { orgId, id } = await orgWithSeries([key]);
-    await createWebhook(db, orgId, { name: "ops", url: "http://127.0.0.1:9/ops", enabled: true });
-    // Known series (a worker remembers them between batches): nothing else is read before the context.
-    const remembered = new Map<number, SeriesAlertMemory>([
-      [
-        id(key),
-        {
-          key,
-          settings: machineSettings({ recoveryMarginPercent: null, minimumDurationSeconds: null }),
-          track: { ...EMPTY_TRACK, open: null },
-          openAlert: null,
-        },
-      ],
-    ]);
-    // A key of its own: advisory locks are the server's, shared with every test file running beside.
-    const lockKey = 4_000_000_000 + Math.floor(Math.random() * 1e9);
-    const holder = await poolOf(db).connect();
-    const client = await poolOf(db).connect();
-    try {
-      await holder.query("SELECT pg_advisory_lock($1)", [lockKey]);
-      await client.query("BEGIN");
-      // The slice written before, still running (it waits on the lock the holder has).
-      const earlierWrite = client.query("SELECT pg_advisory_xact_lock($1)", [lockKey]);
-      const planned = planAlerts(client, orgId, script(id(key), key, "C"), remembered, new WriteStatement(), {
-        notificationContextFrom: db,
-      });
-      // Read behind the write, the plan would wait for the lock: give it up after 10 s instead of hanging.
-      const givenUp = new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 10_000).unref());
-      const first = await Promise.race([planned.then(() => "planned"), earlierWrite.then(() => "written"), givenUp]).catch(() => "failed");
-      await holder.query("SELECT pg_advisory_unlock($1)", [lockKey]);
-      await earlierWrite;
-      expect(first).toBe("planned");
-      expect((await planned).summary).toMatchObject({ opened: 1, deliveries: 1 });
-    } finally {
-      await client.query("ROLLBACK").catch(() => {});
-      client.release();
-      holder.release();
-    }
   });
 });
 
