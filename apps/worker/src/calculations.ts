@@ -289,7 +289,12 @@ export class CalculationScheduler {
     }
     const claimed = claimCalculationRuns(
       this.db,
-      runs.map((r) => ({ organizationId: r.service.organizationId, serviceId: r.service.serviceId, dueAt: new Date(r.dueMs) })),
+      runs.map((run) => ({
+        organizationId: run.service.organizationId,
+        serviceId: run.service.serviceId,
+        dueAt: new Date(run.dueMs),
+        run,
+      })),
       60_000,
     );
     const caughtUp = new Map<string, Promise<void>>();
@@ -299,13 +304,12 @@ export class CalculationScheduler {
       done.catch(() => {});
       caughtUp.set(organizationId, done);
     }
-    const won = await claimed;
-    // The claim gives back runs as given, a subset: as many as asked means every run was won.
-    const wonKeys = won.length === runs.length ? null : new Set(won.map((w) => `${w.serviceId}@${w.dueAt.getTime()}`));
+    // The claim gives back the runs won as given, each with its run.
+    const won = new Set((await claimed).map((w) => w.run));
     let mine = 0;
     const unfinished: FinishedRun[] = [];
     for (const [organizationId, orgRuns] of byOrganization) {
-      const ownRuns = wonKeys ? orgRuns.filter((r) => wonKeys.has(`${r.service.serviceId}@${r.dueMs}`)) : orgRuns;
+      const ownRuns = orgRuns.filter((r) => won.has(r));
       if (ownRuns.length === 0) continue;
       mine += ownRuns.length;
       const errors = new Map<string, string>();

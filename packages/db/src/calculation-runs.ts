@@ -86,7 +86,7 @@ export interface DueRun {
  * calculations. Sending every claimed run back (3 000 rows a tick at 3 000 jobs) had the worker
  * parse and match them all while its calculations waited.
  */
-export async function claimCalculationRuns(db: Database, runs: DueRun[], leaseMs: number): Promise<DueRun[]> {
+export async function claimCalculationRuns<Run extends DueRun>(db: Database, runs: Run[], leaseMs: number): Promise<Run[]> {
   if (runs.length === 0) return [];
   const { rows } = await poolOf(db).query<{ service_id: string; due_ms: number }>(
     `WITH input AS (SELECT o, s, d FROM unnest($1::uuid[], $2::uuid[], $3::float8[]) AS r(o, s, d)),
