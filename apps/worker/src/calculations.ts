@@ -8,9 +8,8 @@ import {
   finishCalculationRuns,
   loadCalculationServices,
   loadLastPointTimes,
-  storeCalculationResults,
 } from "@tidemark/db/evaluation";
-import { COPY_FROM_POINTS } from "@tidemark/db/metrics";
+import { COPY_FROM_POINTS, ingestBatch } from "@tidemark/db/metrics";
 import { evaluate } from "@tidemark/expr";
 import type { CheckResult } from "@tidemark/protocol";
 import { sourceNeeds } from "./history-needs.ts";
@@ -30,11 +29,14 @@ interface Scheduled {
 /**
  * How far back a service's first look reaches. A worker (re)started moments after a run fell due
  * still makes that run, once (latestDue finds only the latest instant), unless another worker or
- * its own previous life made it already: the run's lease refuses an instant that is finished or
- * older than the service's latest. Looking from the first tick on lost every run that fell due
+ * its own previous life made it already: the instant's claim refuses it while it holds or once it
+ * was finished (and a run made twice stores nothing twice). Looking from the first tick on lost every run that fell due
  * while the process was down or starting: a gap in each calculated series at every restart.
  */
 export const FIRST_LOOK_BACK_MS = 60_000;
+
+/** The revision runs are claimed with before the calculations were read from the configuration (runAll called directly). */
+const UNREAD_REVISION = "";
 
 /** The earliest instant after `since` at which one of the schedules falls due. */
 function earliestDue(schedules: Schedule[], since: number): number {
@@ -45,7 +47,7 @@ function earliestDue(schedules: Schedule[], since: number): number {
 
 /**
  * How a tick's results are stored: from `fromResults` results on, as `parts` statements sent at
- * once, each holding whole runs and the end of their leases. Storing is PostgreSQL's work, which
+ * once, each holding whole runs. Storing is PostgreSQL's work, which
  * one statement does on one core while the worker waits. On two cores (bench `bischeck-0.4.2`,
  * interleaved pairs) two statements took the calculations' phase from 119–120 to 90–98 ms a
  * 3 000-run tick and from 1 293–1 433 to 1 103–1 328 ms a 30 000-run tick; three or four parts
@@ -278,7 +280,9 @@ export class CalculationScheduler {
   /**
    * Claims, computes and stores runs; returns how many this worker won. The claim and the
    * catch-up of what the runs read go to the database together (a run lost to another worker
-   * only read for nothing); each organisation's results and the end of its runs are one statement.
+   * only read for nothing); then each organisation's results are stored, and the end of every
+   * claim is one statement. Runs are claimed per organisation and due instant, with the revision
+   * the calculations were read at (claimCalculationRuns).
    */
   async runAll(runs: { service: CalculationService; dueMs: number }[]): Promise<number> {
     const byOrganization = new Map<string, typeof runs>();
@@ -287,6 +291,7 @@ export class CalculationScheduler {
       if (list) list.push(run);
       else byOrganization.set(run.service.organizationId, [run]);
     }
+    const revision = this.revision ?? UNREAD_REVISION;
     const claimed = claimCalculationRuns(
       this.db,
       runs.map((run) => ({
@@ -295,6 +300,7 @@ export class CalculationScheduler {
         dueAt: new Date(run.dueMs),
         run,
       })),
+      revision,
       60_000,
     );
     const caughtUp = new Map<string, Promise<void>>();
@@ -307,16 +313,15 @@ export class CalculationScheduler {
     // The claim gives back the runs won as given, each with its run.
     const won = new Set((await claimed).map((w) => w.run));
     let mine = 0;
-    const unfinished: FinishedRun[] = [];
+    const finished: FinishedRun[] = [];
     for (const [organizationId, orgRuns] of byOrganization) {
       const ownRuns = orgRuns.filter((r) => won.has(r));
       if (ownRuns.length === 0) continue;
       mine += ownRuns.length;
       const errors = new Map<string, string>();
-      let stored = new Set<string>();
       try {
         await caughtUp.get(organizationId);
-        stored = await this.compute(organizationId, ownRuns, errors);
+        await this.compute(organizationId, ownRuns, errors);
       } catch (e) {
         for (const r of ownRuns) errors.set(r.service.serviceId, e instanceof Error ? e.message : String(e));
       }
@@ -326,12 +331,11 @@ export class CalculationScheduler {
           this.stats.failures++;
           this.log({ service: `${r.service.host}-${r.service.service}`, err: error }, "calculation failed");
         } else this.stats.runs++;
-        if (!stored.has(r.service.serviceId))
-          unfinished.push({ organizationId, serviceId: r.service.serviceId, dueAt: new Date(r.dueMs), error });
+        finished.push({ organizationId, serviceId: r.service.serviceId, dueAt: new Date(r.dueMs), error });
       }
     }
     await Promise.allSettled(caughtUp.values());
-    await finishCalculationRuns(this.db, unfinished);
+    await finishCalculationRuns(this.db, finished, revision);
     return mine;
   }
 
@@ -344,15 +348,14 @@ export class CalculationScheduler {
   }
 
   /**
-   * Computes the runs' items and stores their results with the runs' end (RESULT_STORE_SPLIT);
-   * returns the services whose runs were stored. A part that fails records its error on its runs,
-   * which the caller then ends without results; the other parts' runs stay stored.
+   * Computes the runs' items and stores their results (RESULT_STORE_SPLIT). A part that fails
+   * records its error on its runs; the other parts' runs stay stored.
    */
   private async compute(
     organizationId: string,
     runs: { service: CalculationService; dueMs: number }[],
     errors: Map<string, string>,
-  ): Promise<Set<string>> {
+  ): Promise<void> {
     const window = this.windows.of(organizationId);
     const computed: ComputedRun[] = [];
     for (const run of runs) {
@@ -374,36 +377,24 @@ export class CalculationScheduler {
       }
       if (results.length > 0) computed.push({ run, results });
     }
-    const stored = new Set<string>();
     await Promise.all(
       splitByResults(computed, this.split).map(async (part) => {
         try {
-          await this.storeResults(organizationId, part, errors);
-          for (const { run } of part) stored.add(run.service.serviceId);
+          await this.storeResults(organizationId, part);
         } catch (e) {
           for (const { run } of part) errors.set(run.service.serviceId, e instanceof Error ? e.message : String(e));
         }
       }),
     );
-    return stored;
   }
 
-  /** One statement: the part's results through ingest, and the end of its runs' leases. */
-  protected async storeResults(organizationId: string, part: ComputedRun[], errors: ReadonlyMap<string, string>): Promise<void> {
+  /** The part's results through ingest: evaluated like any point, stored once however often a run is made. */
+  protected async storeResults(organizationId: string, part: ComputedRun[]): Promise<void> {
     const first = part[0]!.run;
-    await storeCalculationResults(
-      this.db,
-      {
-        organizationId,
-        agentId: null,
-        batch: { batchId: `calc:${first.service.serviceId}:${first.dueMs}:${part.length}`, results: part.flatMap((c) => c.results) },
-      },
-      part.map(({ run }) => ({
-        organizationId,
-        serviceId: run.service.serviceId,
-        dueAt: new Date(run.dueMs),
-        error: errors.get(run.service.serviceId) ?? null,
-      })),
-    );
+    await ingestBatch(this.db, {
+      organizationId,
+      agentId: null,
+      batch: { batchId: `calc:${first.service.serviceId}:${first.dueMs}:${part.length}`, results: part.flatMap((c) => c.results) },
+    });
   }
 }

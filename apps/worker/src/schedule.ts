@@ -10,12 +10,15 @@ export type Schedule = { kind: "timed"; times: FireTimes } | { kind: "after"; se
 /**
  * Bischeck starts an interval schedule at a random offset inside the interval, so that services
  * do not all run at once. The offset here is derived from the service id, so every worker
- * computes the same due times and a run is claimed once.
+ * computes the same due times and a run is claimed once. It is a whole number of seconds
+ * (intervals are too): the runs of an organisation due at one instant are one claim
+ * (claimCalculationRuns), so services spread over the seconds of their interval, not its
+ * milliseconds, make one claim a second instead of one a run.
  */
 function offsetFor(id: string): number {
   let hash = 2_166_136_261;
   for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 16_777_619) >>> 0;
-  return hash;
+  return hash * 1000;
 }
 
 export function parseSchedule(text: string, serviceId: string, timeZone = "UTC"): Schedule {

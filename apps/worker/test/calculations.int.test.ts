@@ -85,11 +85,14 @@ async function stored(org: string) {
   return rows.map((r) => [r.key, r.ts.getTime(), r.value]);
 }
 
-async function lease(serviceId: string) {
-  const rows = await queryRows(db, `SELECT due_at, finished_at IS NOT NULL AS finished FROM calculation_leases WHERE service_id = $1`, [
-    serviceId,
-  ]);
-  return rows.map((r) => ({ due: r.due_at.getTime(), finished: r.finished }));
+/** The organisation's calculation claims: due instant, revision, whether finished, the errors recorded. */
+async function claims(org: string) {
+  const rows = await queryRows(
+    db,
+    `SELECT due_at, revision, finished_at IS NOT NULL AS finished, errors FROM calculation_claims WHERE organization_id = $1 ORDER BY due_at, revision`,
+    [org],
+  );
+  return rows.map((r) => ({ due: r.due_at.getTime(), revision: r.revision, finished: r.finished, errors: r.errors }));
 }
 
 describe("calculations run as deployed", () => {
@@ -185,10 +188,19 @@ describe("a worker (re)started moments after a run fell due", () => {
     const { key, due } = firstDue(services);
     await scheduler().tick(due);
     expect((await stored(org)).filter(([k]) => k === key)).toEqual([[key, due, 30]]);
-    const restarted = scheduler();
+    // What the restarted worker stores (it would store nothing twice anyway: ingest skips stored points).
+    const storedAgain: string[] = [];
+    class Recording extends CalculationScheduler {
+      protected override async storeResults(...args: Parameters<CalculationScheduler["storeResults"]>): Promise<void> {
+        for (const { results } of args[1]) for (const r of results) storedAgain.push(`${r.key}@${r.ts}`);
+        return super.storeResults(...args);
+      }
+    }
+    const restarted = new Recording(db, new OrganizationCache(db, 0), new OrganizationWindows(), () => {});
     await restarted.tick(due + 5000);
+    expect(storedAgain).not.toContain(`${key}@${due}`);
     expect((await stored(org)).filter(([k]) => k === key)).toEqual([[key, due, 30]]);
-    expect(await lease(services[0]!.serviceId)).toEqual([{ due, finished: true }]);
+    expect((await claims(org)).filter((c) => c.due === due)).toEqual([{ due, revision: expect.any(String), finished: true, errors: null }]);
   });
 
   it("makes only the latest run of the minute it reaches back, not the one at its edge", async () => {
@@ -214,22 +226,12 @@ describe("calculations across organisations", () => {
   });
 });
 
-describe("calculation leases", () => {
+describe("calculation claims", () => {
   const at = (minute: number) => new Date(T0 + minute * 60_000);
   /** The organisation's runs: a run of a service due at `at(minute)`. */
   const runsOf = (organizationId: string) => (serviceId: string, minute: number) => ({ organizationId, serviceId, dueAt: at(minute) });
 
-  /** The runs' leases by service: finished or not, and the error recorded. */
-  async function leasesOf(services: CalculationService[]) {
-    const rows = await queryRows<{ service_id: string; finished: boolean; error: string | null }>(
-      db,
-      `SELECT service_id, finished_at IS NOT NULL AS finished, error FROM calculation_leases WHERE service_id = ANY($1::uuid[])`,
-      [services.map((s) => s.serviceId)],
-    );
-    return new Map(rows.map((r) => [r.service_id, { finished: r.finished, error: r.error }]));
-  }
-
-  it("runs end with their results' statement: each finished, a failing item's error recorded, its result stored as null", async () => {
+  it("runs end with their claim: finished, a failing item's error recorded in it, its result stored as null", async () => {
     const { org, services } = await organization();
     const due = T0 + 60_000;
     const failing = services[0]!;
@@ -238,13 +240,14 @@ describe("calculation leases", () => {
     expect(await worker.runAll(broken.map((service) => ({ service, dueMs: due })))).toBe(3);
     expect(worker.stats).toEqual({ runs: 2, failures: 1, loads: 0 });
     expect(await stored(org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, name === failing.service ? null : 30]));
-    const leases = await leasesOf(services);
-    expect(leases.size).toBe(3);
-    for (const [serviceId, l] of leases) {
-      expect(l.finished).toBe(true);
-      if (serviceId === failing.serviceId) expect(l.error).toMatch(new RegExp(`^h-${failing.service}-avg: `));
-      else expect(l.error).toBeNull();
-    }
+    expect(await claims(org)).toEqual([
+      {
+        due,
+        revision: "",
+        finished: true,
+        errors: { [failing.serviceId]: expect.stringMatching(new RegExp(`^h-${failing.service}-avg: `)) },
+      },
+    ]);
   });
 
   /** The points of each ingest batch an organisation's calculations stored. */
@@ -257,7 +260,7 @@ describe("calculation leases", () => {
     return rows.map((r) => r.point_count);
   }
 
-  it("a tick of many results is stored as two statements at once, each with whole runs and their leases' end", async () => {
+  it("a tick of many results is stored as two statements at once, each with whole runs", async () => {
     const { org, services } = await organization();
     const due = T0 + 60_000;
     let inFlight = 0;
@@ -278,7 +281,7 @@ describe("calculation leases", () => {
     expect(await calculationBatches(org)).toEqual([1, 2]);
     // Both statements were on their way before either came back.
     expect(mostInFlight).toBe(2);
-    for (const l of (await leasesOf(services)).values()) expect(l).toEqual({ finished: true, error: null });
+    expect(await claims(org)).toEqual([{ due, revision: "", finished: true, errors: null }]);
 
     // Below the split's size, one statement.
     const { org: small, services: few } = await organization();
@@ -307,48 +310,83 @@ describe("calculation leases", () => {
     expect(worker.stats).toEqual({ runs: 2, failures: 1, loads: 0 });
     const lost = services.find((s) => failing.has(s.serviceId))!;
     expect(await stored(org)).toEqual(CALCULATIONS.filter((name) => name !== lost.service).map((name) => [`h-${name}-avg`, due, 30]));
-    const leases = await leasesOf(services);
-    for (const s of services)
-      expect(leases.get(s.serviceId)).toEqual({ finished: true, error: failing.has(s.serviceId) ? "connection lost" : null });
+    expect(await claims(org)).toEqual([{ due, revision: "", finished: true, errors: { [lost.serviceId]: "connection lost" } }]);
   });
 
-  it("a due instant is won once while its lease holds, and taken over only when it lapsed unfinished", async () => {
+  it("an organisation's runs due at one instant are one claim: won once while it holds, taken over only when it lapsed unfinished", async () => {
+    const { org, services } = await organization();
+    const run = runsOf(org);
+    const [s1, s2, s3] = services.map((s) => s.serviceId);
+    expect(await claimCalculationRuns(db, [run(s1!, 1), run(s2!, 1)], "r", 60_000)).toHaveLength(2);
+    // The instant is claimed, whichever of its runs another worker brings.
+    expect(await claimCalculationRuns(db, [run(s3!, 1)], "r", 60_000)).toEqual([]);
+    // Another instant is another claim: only its runs are won.
+    expect(await claimCalculationRuns(db, [run(s1!, 2), run(s3!, 1)], "r", 60_000)).toEqual([run(s1!, 2)]);
+
+    // A claim that has already lapsed (its worker died): the next worker takes the runs over.
+    expect(await claimCalculationRuns(db, [run(s2!, 3)], "r", -1000)).toHaveLength(1);
+    expect(await claimCalculationRuns(db, [run(s2!, 3)], "r", -1000)).toEqual([run(s2!, 3)]);
+    await finishCalculationRuns(db, [{ ...run(s2!, 3), error: null }], "r");
+    expect(await claimCalculationRuns(db, [run(s2!, 3)], "r", -1000)).toEqual([]);
+    expect((await claims(org)).map((c) => [c.due, c.finished])).toEqual([
+      [at(1).getTime(), false],
+      [at(2).getTime(), false],
+      [at(3).getTime(), true],
+    ]);
+  });
+
+  it("two workers claiming the same instants of several organisations at once, in opposite orders, share them out: each won once", async () => {
+    const orgs = [await organization(), await organization(), await organization()];
+    for (let round = 0; round < 10; round++) {
+      const runs = orgs.flatMap(({ org, services }) =>
+        services.flatMap((s, i) => [0, 1].map((k) => runsOf(org)(s.serviceId, round * 10 + i * 2 + k))),
+      );
+      const [a, b] = await Promise.all([
+        claimCalculationRuns(db, runs, "r", 60_000),
+        claimCalculationRuns(db, [...runs].reverse(), "r", 60_000),
+      ]);
+      expect(a.length + b.length).toBe(runs.length);
+      const key = (r: (typeof runs)[number]) => `${r.serviceId}@${r.dueAt.getTime()}`;
+      expect(new Set([...a, ...b].map(key)).size).toBe(runs.length);
+    }
+  });
+
+  it("a worker that read another deployment claims the instant for its own calculations; the errors of its runs go in its claim", async () => {
     const { org, services } = await organization();
     const run = runsOf(org);
     const [s1, s2] = services.map((s) => s.serviceId);
-    expect(await claimCalculationRuns(db, [run(s1!, 1)], 60_000)).toHaveLength(1);
-    expect(await claimCalculationRuns(db, [run(s1!, 1)], 60_000)).toEqual([]);
-
-    // A lease that has already lapsed (its worker died): the next worker takes the run over.
-    expect(await claimCalculationRuns(db, [run(s2!, 1)], -1000)).toHaveLength(1);
-    expect(await claimCalculationRuns(db, [run(s2!, 1)], -1000)).toEqual([run(s2!, 1)]);
-    await finishCalculationRuns(db, [{ ...run(s2!, 1), error: null }]);
-    expect(await claimCalculationRuns(db, [run(s2!, 1)], 60_000)).toEqual([]);
-    expect(await lease(s2!)).toEqual([{ due: at(1).getTime(), finished: true }]);
+    expect(await claimCalculationRuns(db, [run(s1!, 1)], "before", 60_000)).toHaveLength(1);
+    expect(await claimCalculationRuns(db, [run(s1!, 1), run(s2!, 1)], "after", 60_000)).toHaveLength(2);
+    await finishCalculationRuns(
+      db,
+      [
+        { ...run(s1!, 1), error: null },
+        { ...run(s2!, 1), error: "h-avg1-avg: unknown function" },
+      ],
+      "after",
+    );
+    expect(await claims(org)).toEqual([
+      { due: at(1).getTime(), revision: "after", finished: true, errors: { [s2!]: "h-avg1-avg: unknown function" } },
+      { due: at(1).getTime(), revision: "before", finished: false, errors: null },
+    ]);
   });
 
-  it("runs go forward: an earlier instant is refused, a later one replaces a run still in flight", async () => {
-    const { org, services } = await organization();
-    const run = runsOf(org);
-    const [s1, s2] = services.map((s) => s.serviceId);
-    await claimCalculationRuns(db, [run(s1!, 2)], 60_000);
-    expect(await claimCalculationRuns(db, [run(s1!, 1)], -1000)).toEqual([]);
-    expect(await claimCalculationRuns(db, [run(s1!, 3)], 60_000)).toEqual([run(s1!, 3)]);
-    // The run at 2 finishing late does not mark the one at 3 done.
-    await finishCalculationRuns(db, [{ ...run(s1!, 2), error: null }]);
-    expect(await lease(s1!)).toEqual([{ due: at(3).getTime(), finished: false }]);
-
-    // A service given twice in one claim keeps its latest instant.
-    expect(await claimCalculationRuns(db, [run(s2!, 5), run(s2!, 4)], 60_000)).toEqual([run(s2!, 5)]);
-  });
-
-  it("a service's lease goes with the service", async () => {
-    const { org, services } = await organization();
-    const run = runsOf(org);
-    const s1 = services[0]!.serviceId;
-    await claimCalculationRuns(db, [run(s1, 1)], 60_000);
-    await execute(db, `DELETE FROM services WHERE id = $1`, [s1]);
-    expect(await lease(s1)).toEqual([]);
+  it("claims due an hour before the organisation's next claim go with it, not with another organisation's", async () => {
+    const a = await organization();
+    const b = await organization();
+    const old = `INSERT INTO calculation_claims (organization_id, due_at, revision, claimed_until, finished_at)
+                 VALUES ($1, now() - interval '61 minutes', '', now() - interval '60 minutes', now() - interval '60 minutes'),
+                        ($1, now() - interval '59 minutes', '', now() - interval '58 minutes', now() - interval '58 minutes')`;
+    await execute(db, old, [a.org]);
+    await execute(db, old, [b.org]);
+    const now = new Date();
+    await claimCalculationRuns(db, [{ organizationId: a.org, serviceId: a.services[0]!.serviceId, dueAt: now }], "", 60_000);
+    // The one older than an hour went; the other stayed, and the new claim is there.
+    const kept = await claims(a.org);
+    expect(kept).toHaveLength(2);
+    expect(kept[1]!.due).toBe(now.getTime());
+    expect(Date.now() - kept[0]!.due).toBeLessThan(60 * 60_000);
+    expect(await claims(b.org)).toHaveLength(2);
   });
 });
 

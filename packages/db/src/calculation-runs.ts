@@ -1,7 +1,5 @@
-import type { IngestResponse } from "@tidemark/protocol";
 import { arrayLiteral } from "./array-literal.ts";
 import { type Database, poolOf } from "./database.ts";
-import { type IngestInput, storeBatch } from "./ingest.ts";
 
 /** The SQL behind bischeck:// calculations, which the worker runs on their schedules. */
 
@@ -76,84 +74,101 @@ export interface DueRun {
 }
 
 /**
- * Claims due runs in one statement. A service's lease row holds its latest run: a later due
- * instant replaces it, and the same instant is taken over only from a worker whose lease lapsed
- * before it finished; so the first worker to claim a (service, due) runs it, and a run never
- * goes back to an earlier instant. A service given twice keeps its latest instant. Returns the
- * runs won, as given.
- *
- * The statement returns the runs lost instead of those won: none while one worker runs the
- * calculations. Sending every claimed run back (3 000 rows a tick at 3 000 jobs) had the worker
- * parse and match them all while its calculations waited.
+ * How long a claim is kept: a claim of its organisation due that much later deletes it (counted
+ * from due instants, not the database's clock, which a replayed history's instants are far from).
  */
-export async function claimCalculationRuns<Run extends DueRun>(db: Database, runs: Run[], leaseMs: number): Promise<Run[]> {
-  if (runs.length === 0) return [];
-  const { rows } = await poolOf(db).query<{ service_id: string; due_ms: number }>(
-    `WITH input AS (SELECT o, s, d FROM unnest($1::uuid[], $2::uuid[], $3::float8[]) AS r(o, s, d)),
-     won AS (
-       INSERT INTO calculation_leases AS l (organization_id, service_id, due_at, claimed_until)
-       SELECT DISTINCT ON (s) o, s, to_timestamp(d / 1000), now() + make_interval(secs => $4::float8 / 1000)
-       FROM input ORDER BY s, d DESC
-       ON CONFLICT (organization_id, service_id) DO UPDATE SET due_at = excluded.due_at, claimed_until = excluded.claimed_until, finished_at = NULL, error = NULL
-         WHERE excluded.due_at > l.due_at OR (excluded.due_at = l.due_at AND l.finished_at IS NULL AND l.claimed_until < now())
-       RETURNING service_id, due_at
-     )
-     SELECT i.s AS service_id, i.d AS due_ms FROM input i
-     WHERE NOT EXISTS (SELECT 1 FROM won w WHERE w.service_id = i.s AND w.due_at = to_timestamp(i.d / 1000))`,
-    [...runParams(runs), leaseMs],
-  );
-  if (rows.length === 0) return runs;
-  const lost = new Set(rows.map((r) => `${r.service_id}@${r.due_ms}`));
-  return runs.filter((r) => !lost.has(`${r.serviceId}@${r.dueAt.getTime()}`));
-}
+const CLAIMS_KEPT = "1 hour";
 
 /**
- * A run's organisation, service and due instant as three array parameters: literals built in one
- * pass, instants as epoch milliseconds. node-postgres escaped each of a 3 000-run tick's elements
- * with two regular expressions and each instant went through toISOString; with the ingest's keys,
- * its array encoding was 6 of the 52 MB a 3 000-job cycle of the bench allocated.
+ * Claims due runs in one statement, as one claim per organisation and due instant (with
+ * `revision`, the deployed configuration's revision the runs were read at); returns the runs of
+ * the claims won, as given. A claim is won by the first worker to make it, and taken over only
+ * from a worker whose claim lapsed before it finished it. The organisation's claims due an hour
+ * before the earliest of these are deleted on the way (never one of these: no conflict with them),
+ * skipping those another worker is deleting. Claims are inserted in one order (organisation, due
+ * instant), so that two workers claiming the same instants wait on each other, never in a cycle.
+ *
+ * A claim per run (a lease per service) wrote every run twice a tick, the claim and its finish:
+ * at 3 000 jobs 3 000 rows each (docs/scaling.md, "Fifteenth round"). Across workers a run now
+ * goes forward only as far as their clocks agree: a worker whose clock is behind by more than a
+ * schedule's interval could make an earlier instant after another worker made a later one (a late
+ * point), which a lease per service refused.
  */
-function runParams(runs: DueRun[]): unknown[] {
-  return [
-    arrayLiteral(runs.map((r) => r.organizationId)),
-    arrayLiteral(runs.map((r) => r.serviceId)),
-    arrayLiteral(runs.map((r) => r.dueAt.getTime())),
-  ];
+export async function claimCalculationRuns<Run extends DueRun>(
+  db: Database,
+  runs: Run[],
+  revision: string,
+  leaseMs: number,
+): Promise<Run[]> {
+  if (runs.length === 0) return [];
+  const claims = claimsOf(runs);
+  const { rows } = await poolOf(db).query<{ organization_id: string; due_ms: number }>(
+    `WITH input AS (SELECT DISTINCT o, d FROM unnest($1::uuid[], $2::float8[]) AS c(o, d)),
+     expired AS (
+       DELETE FROM calculation_claims WHERE ctid IN (
+         SELECT c.ctid FROM calculation_claims c JOIN (SELECT o, min(d) AS d FROM input GROUP BY o) i
+           ON c.organization_id = i.o AND c.due_at < to_timestamp(i.d / 1000) - interval '${CLAIMS_KEPT}'
+         FOR UPDATE OF c SKIP LOCKED)
+     ),
+     won AS (
+       INSERT INTO calculation_claims AS c (organization_id, due_at, revision, claimed_until)
+       SELECT o, to_timestamp(d / 1000), $3, now() + make_interval(secs => $4::float8 / 1000) FROM input ORDER BY o, d
+       ON CONFLICT (organization_id, due_at, revision) DO UPDATE SET claimed_until = excluded.claimed_until
+         WHERE c.finished_at IS NULL AND c.claimed_until < now()
+       RETURNING organization_id, due_at
+     )
+     SELECT i.o AS organization_id, i.d AS due_ms FROM input i
+     WHERE NOT EXISTS (SELECT 1 FROM won w WHERE w.organization_id = i.o AND w.due_at = to_timestamp(i.d / 1000))`,
+    [arrayLiteral(claims.map((c) => c.organizationId)), arrayLiteral(claims.map((c) => c.dueMs)), revision, leaseMs],
+  );
+  if (rows.length === 0) return runs;
+  const lost = new Set(rows.map((r) => claimKey(r.organization_id, r.due_ms)));
+  return runs.filter((r) => !lost.has(claimKey(r.organizationId, r.dueAt.getTime())));
+}
+
+const claimKey = (organizationId: string, dueMs: number) => `${organizationId}@${dueMs}`;
+
+/** The distinct (organisation, due instant) claims of `runs`. */
+function claimsOf(runs: DueRun[]): { organizationId: string; dueMs: number }[] {
+  const claims = new Map<string, { organizationId: string; dueMs: number }>();
+  for (const r of runs) {
+    const dueMs = r.dueAt.getTime();
+    claims.set(claimKey(r.organizationId, dueMs), { organizationId: r.organizationId, dueMs });
+  }
+  return [...claims.values()];
 }
 
 /** A claimed run as it ended: error null when its results were stored. */
 export type FinishedRun = DueRun & { error: string | null };
 
-/** The lease update recording how runs ended; a run already replaced by a later one is left alone. */
-function finishStatement(param: (index: number) => string, condition = ""): string {
-  return `UPDATE calculation_leases l SET finished_at = now(), error = r.e
-     FROM unnest(${param(0)}::uuid[], ${param(1)}::uuid[], ${param(2)}::float8[], ${param(3)}::text[]) AS r(o, s, d, e)
-     WHERE l.organization_id = r.o AND l.service_id = r.s AND l.due_at = to_timestamp(r.d / 1000) ${condition}`;
-}
-
-function finishParams(runs: FinishedRun[]): unknown[] {
-  return [...runParams(runs), arrayLiteral(runs.map((r) => r.error))];
-}
-
-/** Records how claimed runs ended (error null: stored); a run already replaced by a later one is left alone. */
-export async function finishCalculationRuns(db: Database, runs: FinishedRun[]): Promise<void> {
-  if (runs.length === 0) return;
-  await poolOf(db).query(
-    finishStatement((index) => `$${index + 1}`),
-    finishParams(runs),
-  );
-}
-
 /**
- * Stores calculations' results through ingest (evaluated like any point) and records how their
- * runs ended in the same statement: one round trip, and a run is finished exactly when its
- * results are stored (a batch whose series did not resolve yet finishes nothing and goes again).
+ * Records that the claims of `runs` (made with `revision`) ended, with the errors of the runs
+ * that failed: one statement, a row per claim.
  */
-export async function storeCalculationResults(db: Database, input: IngestInput, runs: FinishedRun[]): Promise<IngestResponse> {
-  if (runs.length === 0) return storeBatch(db, input);
-  return storeBatch(db, input, {
-    name: "runs_finished",
-    params: finishParams(runs),
-    sql: (param) => finishStatement(param, "AND NOT EXISTS (SELECT 1 FROM unresolved)"),
-  });
+export async function finishCalculationRuns(db: Database, runs: FinishedRun[], revision: string): Promise<void> {
+  if (runs.length === 0) return;
+  const errors = new Map<string, Record<string, string>>();
+  for (const r of runs) {
+    const key = claimKey(r.organizationId, r.dueAt.getTime());
+    const failed = errors.get(key) ?? {};
+    if (r.error !== null) failed[r.serviceId] = r.error;
+    errors.set(key, failed);
+  }
+  const claims = claimsOf(runs);
+  await poolOf(db).query(
+    `UPDATE calculation_claims c SET finished_at = now(), errors = f.e
+     FROM unnest($1::uuid[], $2::float8[], $3::jsonb[]) AS f(o, d, e)
+     WHERE c.organization_id = f.o AND c.due_at = to_timestamp(f.d / 1000) AND c.revision = $4`,
+    [
+      arrayLiteral(claims.map((c) => c.organizationId)),
+      arrayLiteral(claims.map((c) => c.dueMs)),
+      arrayLiteral(
+        claims.map((c) => {
+          const failed = errors.get(claimKey(c.organizationId, c.dueMs))!;
+          return Object.keys(failed).length > 0 ? JSON.stringify(failed) : null;
+        }),
+      ),
+      revision,
+    ],
+  );
 }

@@ -80,7 +80,7 @@ function queueInserted(skipStored: boolean): string {
  * speculative one, half again as costly. A duplicate fails the statement, which changes nothing,
  * and the batch goes again with `skipStored`.
  */
-function ingestStatement(input: string, skipStored: boolean, addition = ""): string {
+function ingestStatement(input: string, skipStored: boolean): string {
   return `
   WITH input AS (${input}), ${RESOLVED_SERIES},
   -- A known key without a series that this statement did not create either (another batch
@@ -102,7 +102,7 @@ function ingestStatement(input: string, skipStored: boolean, addition = ""): str
     WHERE EXISTS (SELECT 1 FROM claimed)
     ${skipStored ? "ON CONFLICT DO NOTHING" : ""} RETURNING series_id, ts, value, status, output
   ),
-  ${queueInserted(skipStored)}${addition ? `,\n  ${addition}` : ""}
+  ${queueInserted(skipStored)}
   SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
          EXISTS (SELECT 1 FROM unresolved) AS unresolved,
          coalesce((SELECT sum(n) FROM queued), 0)::int AS accepted,
@@ -173,35 +173,12 @@ interface IngestRow {
  * staging table, then the same statement reading it — two round trips, no transaction block.
  */
 export async function ingestBatch(db: Database, input: IngestInput): Promise<IngestResponse> {
-  return storeBatch(db, input);
-}
-
-/**
- * More of a write in the batch's statement (package-internal): a data-modifying CTE, written
- * given the placeholder of each of its parameters, which may read `unresolved` (the batch's series
- * did not all resolve: nothing is stored, and the statement runs again) but not its inserted rows.
- */
-export interface IngestAddition {
-  name: string;
-  params: unknown[];
-  sql: (param: (index: number) => string) => string;
-}
-
-/** ingestBatch, with `addition` in the same statement (atomic with the points, no extra round trip). */
-export async function storeBatch(db: Database, input: IngestInput, addition?: IngestAddition): Promise<IngestResponse> {
   const { batch, organizationId } = input;
   const useCopy = !db.info.embedded && batch.results.length >= COPY_FROM_POINTS;
   const keys = [...new Set(batch.results.map((r) => r.key))];
   const params: unknown[] = [organizationId, batch.batchId, input.agentId, arrayLiteral(keys)];
   if (!useCopy) params.push(JSON.stringify(batch.results, POINT_FIELDS));
-  let statements = useCopy ? STATEMENTS.stage : STATEMENTS.json;
-  if (addition) {
-    const first = params.length + 1;
-    const cte = `${addition.name} AS (${addition.sql((index) => `$${first + index}`)})`;
-    const source = useCopy ? STAGE_INPUT : JSON_INPUT;
-    statements = { plain: ingestStatement(source, false, cte), skippingStored: ingestStatement(source, true, cte) };
-    params.push(...addition.params);
-  }
+  const statements = useCopy ? STATEMENTS.stage : STATEMENTS.json;
   const client = await poolOf(db).connect();
   let broken: Error | undefined;
   let skipStored = false;

@@ -27,6 +27,17 @@ describe("schedules", () => {
     expect(offsets.size).toBeGreaterThan(5);
   });
 
+  it("falls due on whole seconds, so that an organisation's runs due in one second are one claim", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.integer({ min: 1, max: 7200 }), fc.integer({ min: 0, max: 2 ** 41 }), (serviceId, seconds, now) => {
+        const schedule = parseSchedule(`${seconds}S`, serviceId);
+        const latest = latestDue(schedule, now, now - seconds * 1000)!;
+        expect(Math.abs(latest % 1000)).toBe(0);
+        expect(nextDue(schedule, latest)! - latest).toBe(seconds * 1000);
+      }),
+    );
+  });
+
   it("reads Quartz cron expressions (seconds first, ? wildcard, 2 = Monday) in the organisation's time zone", () => {
     const s = parseSchedule("0 15 10 ? * MON-FRI", "x");
     expect(latestDue(s, Date.UTC(2026, 10, 23, 10, 15, 30), Date.UTC(2026, 10, 23, 0, 0))).toBe(Date.UTC(2026, 10, 23, 10, 15, 0));
