@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { checkId } from "@tidemark/config-render";
 import type { Database } from "@tidemark/db/client";
 import {
@@ -30,13 +31,35 @@ interface Scheduled {
  * How far back a service's first look reaches. A worker (re)started moments after a run fell due
  * still makes that run, once (latestDue finds only the latest instant), unless another worker or
  * its own previous life made it already: the instant's claim refuses it while it holds or once it
- * was finished (and a run made twice stores nothing twice). Looking from the first tick on lost every run that fell due
- * while the process was down or starting: a gap in each calculated series at every restart.
+ * was finished (and a run made twice stores nothing twice). Looking from the first tick on lost
+ * every run that fell due while the process was down or starting: a gap in each calculated series
+ * at every restart.
  */
 export const FIRST_LOOK_BACK_MS = 60_000;
 
 /** The revision runs are claimed with before the calculations were read from the configuration (runAll called directly). */
 const UNREAD_REVISION = "";
+
+/**
+ * By organisation, a digest of its calculations as read (services, schedules, items, time zone):
+ * equal on workers that read the same, whatever else changed in the database. Runs are claimed
+ * with it (claimCalculationRuns), so that a draft edit or another organisation's deployment does
+ * not set workers' claims apart.
+ */
+function calculationDigests(services: CalculationService[]): Map<string, string> {
+  const byOrganization = new Map<string, CalculationService[]>();
+  for (const service of services) {
+    const list = byOrganization.get(service.organizationId);
+    if (list) list.push(service);
+    else byOrganization.set(service.organizationId, [service]);
+  }
+  const digests = new Map<string, string>();
+  for (const [organizationId, list] of byOrganization) {
+    list.sort((a, b) => (a.serviceId < b.serviceId ? -1 : a.serviceId > b.serviceId ? 1 : 0));
+    digests.set(organizationId, createHash("sha256").update(JSON.stringify(list)).digest("base64url"));
+  }
+  return digests;
+}
 
 /** The earliest instant after `since` at which one of the schedules falls due. */
 function earliestDue(schedules: Schedule[], since: number): number {
@@ -47,12 +70,12 @@ function earliestDue(schedules: Schedule[], since: number): number {
 
 /**
  * How a tick's results are stored: from `fromResults` results on, as `parts` statements sent at
- * once, each holding whole runs. Storing is PostgreSQL's work, which
- * one statement does on one core while the worker waits. On two cores (bench `bischeck-0.4.2`,
- * interleaved pairs) two statements took the calculations' phase from 119–120 to 90–98 ms a
- * 3 000-run tick and from 1 293–1 433 to 1 103–1 328 ms a 30 000-run tick; three or four parts
- * were no faster than two. Below `fromResults`, one statement: each part still goes through COPY
- * (COPY_FROM_POINTS), and a small tick is not worth a second connection.
+ * once, each holding whole runs. Storing is PostgreSQL's work, which one statement does on one
+ * core while the worker waits. On two cores (bench `bischeck-0.4.2`, interleaved pairs) two
+ * statements took the calculations' phase from 119–120 to 90–98 ms a 3 000-run tick and from
+ * 1 293–1 433 to 1 103–1 328 ms a 30 000-run tick; three or four parts were no faster than two.
+ * Below `fromResults`, one statement: each part still goes through COPY (COPY_FROM_POINTS), and a
+ * small tick is not worth a second connection.
  */
 export interface ResultStoreSplit {
   fromResults: number;
@@ -114,6 +137,8 @@ export class CalculationScheduler {
   private checkedAt = Number.NEGATIVE_INFINITY;
   /** The deployed configuration's revision the calculations were read at (null: not read yet). */
   private revision: string | null = null;
+  /** By organisation, what its runs are claimed with (calculationDigests). */
+  private digests = new Map<string, string>();
   /** `loads`: how many times the calculations were read. */
   readonly stats = { runs: 0, failures: 0, loads: 0 };
 
@@ -158,6 +183,7 @@ export class CalculationScheduler {
       next.set(service.serviceId, { service, schedules, lastDue, nextDue: earliestDue(schedules, lastDue) });
     }
     this.scheduled = next;
+    this.digests = calculationDigests(services);
     const calculations = new Set([...next.values()].map((e) => keyOf(e.service)));
     const followers = new Map<string, Scheduled[]>();
     const agentLeaders = new Map<string, { organizationId: string; service: string; lastResult: number | null }>();
@@ -281,8 +307,8 @@ export class CalculationScheduler {
    * Claims, computes and stores runs; returns how many this worker won. The claim and the
    * catch-up of what the runs read go to the database together (a run lost to another worker
    * only read for nothing); then each organisation's results are stored, and the end of every
-   * claim is one statement. Runs are claimed per organisation and due instant, with the revision
-   * the calculations were read at (claimCalculationRuns).
+   * claim is one statement. Runs are claimed per organisation and due instant, with a digest of
+   * the organisation's calculations as read (claimCalculationRuns).
    */
   async runAll(runs: { service: CalculationService; dueMs: number }[]): Promise<number> {
     const byOrganization = new Map<string, typeof runs>();
@@ -291,16 +317,18 @@ export class CalculationScheduler {
       if (list) list.push(run);
       else byOrganization.set(run.service.organizationId, [run]);
     }
-    const revision = this.revision ?? UNREAD_REVISION;
+    // Read once: the claims' end names the revisions they were made with.
+    const revisions = new Map([...byOrganization.keys()].map((id) => [id, this.digests.get(id) ?? UNREAD_REVISION]));
+    const revisionOf = (organizationId: string) => revisions.get(organizationId)!;
     const claimed = claimCalculationRuns(
       this.db,
       runs.map((run) => ({
         organizationId: run.service.organizationId,
         serviceId: run.service.serviceId,
         dueAt: new Date(run.dueMs),
+        revision: revisionOf(run.service.organizationId),
         run,
       })),
-      revision,
       60_000,
     );
     const caughtUp = new Map<string, Promise<void>>();
@@ -331,11 +359,17 @@ export class CalculationScheduler {
           this.stats.failures++;
           this.log({ service: `${r.service.host}-${r.service.service}`, err: error }, "calculation failed");
         } else this.stats.runs++;
-        finished.push({ organizationId, serviceId: r.service.serviceId, dueAt: new Date(r.dueMs), error });
+        finished.push({
+          organizationId,
+          serviceId: r.service.serviceId,
+          dueAt: new Date(r.dueMs),
+          revision: revisionOf(organizationId),
+          error,
+        });
       }
     }
     await Promise.allSettled(caughtUp.values());
-    await finishCalculationRuns(this.db, finished, revision);
+    await finishCalculationRuns(this.db, finished);
     return mine;
   }
 

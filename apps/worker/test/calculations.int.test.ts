@@ -228,8 +228,10 @@ describe("calculations across organisations", () => {
 
 describe("calculation claims", () => {
   const at = (minute: number) => new Date(T0 + minute * 60_000);
-  /** The organisation's runs: a run of a service due at `at(minute)`. */
-  const runsOf = (organizationId: string) => (serviceId: string, minute: number) => ({ organizationId, serviceId, dueAt: at(minute) });
+  /** The organisation's runs: a run of a service due at `at(minute)`, claimed with `revision`. */
+  const runsOf =
+    (organizationId: string) =>
+    (serviceId: string, minute: number, revision = "r") => ({ organizationId, serviceId, dueAt: at(minute), revision });
 
   it("runs end with their claim: finished, a failing item's error recorded in it, its result stored as null", async () => {
     const { org, services } = await organization();
@@ -317,17 +319,17 @@ describe("calculation claims", () => {
     const { org, services } = await organization();
     const run = runsOf(org);
     const [s1, s2, s3] = services.map((s) => s.serviceId);
-    expect(await claimCalculationRuns(db, [run(s1!, 1), run(s2!, 1)], "r", 60_000)).toHaveLength(2);
+    expect(await claimCalculationRuns(db, [run(s1!, 1), run(s2!, 1)], 60_000)).toHaveLength(2);
     // The instant is claimed, whichever of its runs another worker brings.
-    expect(await claimCalculationRuns(db, [run(s3!, 1)], "r", 60_000)).toEqual([]);
+    expect(await claimCalculationRuns(db, [run(s3!, 1)], 60_000)).toEqual([]);
     // Another instant is another claim: only its runs are won.
-    expect(await claimCalculationRuns(db, [run(s1!, 2), run(s3!, 1)], "r", 60_000)).toEqual([run(s1!, 2)]);
+    expect(await claimCalculationRuns(db, [run(s1!, 2), run(s3!, 1)], 60_000)).toEqual([run(s1!, 2)]);
 
     // A claim that has already lapsed (its worker died): the next worker takes the runs over.
-    expect(await claimCalculationRuns(db, [run(s2!, 3)], "r", -1000)).toHaveLength(1);
-    expect(await claimCalculationRuns(db, [run(s2!, 3)], "r", -1000)).toEqual([run(s2!, 3)]);
-    await finishCalculationRuns(db, [{ ...run(s2!, 3), error: null }], "r");
-    expect(await claimCalculationRuns(db, [run(s2!, 3)], "r", -1000)).toEqual([]);
+    expect(await claimCalculationRuns(db, [run(s2!, 3)], -1000)).toHaveLength(1);
+    expect(await claimCalculationRuns(db, [run(s2!, 3)], -1000)).toEqual([run(s2!, 3)]);
+    await finishCalculationRuns(db, [{ ...run(s2!, 3), error: null }]);
+    expect(await claimCalculationRuns(db, [run(s2!, 3)], -1000)).toEqual([]);
     expect((await claims(org)).map((c) => [c.due, c.finished])).toEqual([
       [at(1).getTime(), false],
       [at(2).getTime(), false],
@@ -341,10 +343,7 @@ describe("calculation claims", () => {
       const runs = orgs.flatMap(({ org, services }) =>
         services.flatMap((s, i) => [0, 1].map((k) => runsOf(org)(s.serviceId, round * 10 + i * 2 + k))),
       );
-      const [a, b] = await Promise.all([
-        claimCalculationRuns(db, runs, "r", 60_000),
-        claimCalculationRuns(db, [...runs].reverse(), "r", 60_000),
-      ]);
+      const [a, b] = await Promise.all([claimCalculationRuns(db, runs, 60_000), claimCalculationRuns(db, [...runs].reverse(), 60_000)]);
       expect(a.length + b.length).toBe(runs.length);
       const key = (r: (typeof runs)[number]) => `${r.serviceId}@${r.dueAt.getTime()}`;
       expect(new Set([...a, ...b].map(key)).size).toBe(runs.length);
@@ -355,20 +354,42 @@ describe("calculation claims", () => {
     const { org, services } = await organization();
     const run = runsOf(org);
     const [s1, s2] = services.map((s) => s.serviceId);
-    expect(await claimCalculationRuns(db, [run(s1!, 1)], "before", 60_000)).toHaveLength(1);
-    expect(await claimCalculationRuns(db, [run(s1!, 1), run(s2!, 1)], "after", 60_000)).toHaveLength(2);
-    await finishCalculationRuns(
-      db,
-      [
-        { ...run(s1!, 1), error: null },
-        { ...run(s2!, 1), error: "h-avg1-avg: unknown function" },
-      ],
-      "after",
-    );
+    expect(await claimCalculationRuns(db, [run(s1!, 1, "before")], 60_000)).toHaveLength(1);
+    expect(await claimCalculationRuns(db, [run(s1!, 1, "after"), run(s2!, 1, "after")], 60_000)).toHaveLength(2);
+    await finishCalculationRuns(db, [
+      { ...run(s1!, 1, "after"), error: null },
+      { ...run(s2!, 1, "after"), error: "h-avg1-avg: unknown function" },
+    ]);
     expect(await claims(org)).toEqual([
       { due: at(1).getTime(), revision: "after", finished: true, errors: { [s2!]: "h-avg1-avg: unknown function" } },
       { due: at(1).getTime(), revision: "before", finished: false, errors: null },
     ]);
+  });
+
+  it("an organisation's claims keep their revision through a draft edit and another organisation's deployment; its own deployment changes it", async () => {
+    const a = await organization();
+    const b = await organization();
+    // Every tick looks at the deployed revision (reloadEveryMs 0) and reads the calculations again when it changed.
+    const s = new CalculationScheduler(db, new OrganizationCache(db, 0), new OrganizationWindows(), () => {}, 0);
+    await s.tick(T0 + 60_000);
+    const revisions = async (org: string) => new Set((await claims(org)).map((c) => c.revision));
+    const [ra] = [...(await revisions(a.org))];
+    const [rb] = [...(await revisions(b.org))];
+    expect(ra).toMatch(/^[\w-]{43}$/);
+    expect(rb).not.toBe(ra);
+
+    await execute(db, `UPDATE service_items SET description = 'edited', updated_at = now() WHERE organization_id = $1`, [a.org]);
+    await execute(
+      db,
+      `UPDATE service_items SET exec_statement = 'max(h-src-v[0:2])', updated_at = now() WHERE organization_id = $1 AND series_key LIKE 'h-avg%'`,
+      [b.org],
+    );
+    await deployDraft(db, { organizationId: b.org, createdBy: null, message: "max" });
+    const loads = s.stats.loads;
+    await s.tick(T0 + 120_000);
+    expect(s.stats.loads).toBe(loads + 1);
+    expect(await revisions(a.org)).toEqual(new Set([ra]));
+    expect((await revisions(b.org)).size).toBe(2);
   });
 
   it("claims due an hour before the organisation's next claim go with it, not with another organisation's", async () => {
@@ -380,7 +401,7 @@ describe("calculation claims", () => {
     await execute(db, old, [a.org]);
     await execute(db, old, [b.org]);
     const now = new Date();
-    await claimCalculationRuns(db, [{ organizationId: a.org, serviceId: a.services[0]!.serviceId, dueAt: now }], "", 60_000);
+    await claimCalculationRuns(db, [{ organizationId: a.org, serviceId: a.services[0]!.serviceId, dueAt: now, revision: "" }], 60_000);
     // The one older than an hour went; the other stayed, and the new claim is there.
     const kept = await claims(a.org);
     expect(kept).toHaveLength(2);

@@ -71,6 +71,12 @@ export interface DueRun {
   organizationId: string;
   serviceId: string;
   dueAt: Date;
+  /**
+   * What the claiming worker read the organisation's calculations as (a digest): workers that read
+   * the same share a due instant's claim; one that read a deployment another has not yet claims
+   * the instant for its own calculations.
+   */
+  revision: string;
 }
 
 /**
@@ -80,9 +86,8 @@ export interface DueRun {
 const CLAIMS_KEPT = "1 hour";
 
 /**
- * Claims due runs in one statement, as one claim per organisation and due instant (with
- * `revision`, the deployed configuration's revision the runs were read at); returns the runs of
- * the claims won, as given. A claim is won by the first worker to make it, and taken over only
+ * Claims due runs in one statement, as one claim per organisation, due instant and revision;
+ * returns the runs of the claims won, as given. A claim is won by the first worker to make it, and taken over only
  * from a worker whose claim lapsed before it finished it. The organisation's claims due an hour
  * before the earliest of these are deleted on the way (never one of these: no conflict with them),
  * skipping those another worker is deleting. Claims are inserted in one order (organisation, due
@@ -94,16 +99,11 @@ const CLAIMS_KEPT = "1 hour";
  * schedule's interval could make an earlier instant after another worker made a later one (a late
  * point), which a lease per service refused.
  */
-export async function claimCalculationRuns<Run extends DueRun>(
-  db: Database,
-  runs: Run[],
-  revision: string,
-  leaseMs: number,
-): Promise<Run[]> {
+export async function claimCalculationRuns<Run extends DueRun>(db: Database, runs: Run[], leaseMs: number): Promise<Run[]> {
   if (runs.length === 0) return [];
   const claims = claimsOf(runs);
-  const { rows } = await poolOf(db).query<{ organization_id: string; due_ms: number }>(
-    `WITH input AS (SELECT DISTINCT o, d FROM unnest($1::uuid[], $2::float8[]) AS c(o, d)),
+  const { rows } = await poolOf(db).query<{ organization_id: string; due_ms: number; revision: string }>(
+    `WITH input AS (SELECT o, d, r FROM unnest($1::uuid[], $2::float8[], $3::text[]) AS c(o, d, r)),
      expired AS (
        DELETE FROM calculation_claims WHERE ctid IN (
          SELECT c.ctid FROM calculation_claims c JOIN (SELECT o, min(d) AS d FROM input GROUP BY o) i
@@ -112,63 +112,71 @@ export async function claimCalculationRuns<Run extends DueRun>(
      ),
      won AS (
        INSERT INTO calculation_claims AS c (organization_id, due_at, revision, claimed_until)
-       SELECT o, to_timestamp(d / 1000), $3, now() + make_interval(secs => $4::float8 / 1000) FROM input ORDER BY o, d
+       SELECT o, to_timestamp(d / 1000), r, now() + make_interval(secs => $4::float8 / 1000) FROM input ORDER BY o, d, r
        ON CONFLICT (organization_id, due_at, revision) DO UPDATE SET claimed_until = excluded.claimed_until
          WHERE c.finished_at IS NULL AND c.claimed_until < now()
-       RETURNING organization_id, due_at
+       RETURNING organization_id, due_at, revision
      )
-     SELECT i.o AS organization_id, i.d AS due_ms FROM input i
-     WHERE NOT EXISTS (SELECT 1 FROM won w WHERE w.organization_id = i.o AND w.due_at = to_timestamp(i.d / 1000))`,
-    [arrayLiteral(claims.map((c) => c.organizationId)), arrayLiteral(claims.map((c) => c.dueMs)), revision, leaseMs],
+     SELECT i.o AS organization_id, i.d AS due_ms, i.r AS revision FROM input i
+     WHERE NOT EXISTS (SELECT 1 FROM won w WHERE w.organization_id = i.o AND w.due_at = to_timestamp(i.d / 1000) AND w.revision = i.r)`,
+    [...claimParams(claims), leaseMs],
   );
   if (rows.length === 0) return runs;
-  const lost = new Set(rows.map((r) => claimKey(r.organization_id, r.due_ms)));
-  return runs.filter((r) => !lost.has(claimKey(r.organizationId, r.dueAt.getTime())));
+  const lost = new Set(rows.map((r) => claimKey(r.organization_id, r.due_ms, r.revision)));
+  return runs.filter((r) => !lost.has(claimKey(r.organizationId, r.dueAt.getTime(), r.revision)));
 }
 
-const claimKey = (organizationId: string, dueMs: number) => `${organizationId}@${dueMs}`;
-
-/** The distinct (organisation, due instant) claims of `runs`. */
-function claimsOf(runs: DueRun[]): { organizationId: string; dueMs: number }[] {
-  const claims = new Map<string, { organizationId: string; dueMs: number }>();
-  for (const r of runs) {
-    const dueMs = r.dueAt.getTime();
-    claims.set(claimKey(r.organizationId, dueMs), { organizationId: r.organizationId, dueMs });
-  }
-  return [...claims.values()];
+interface Claim {
+  organizationId: string;
+  dueMs: number;
+  revision: string;
 }
 
-/** A claimed run as it ended: error null when its results were stored. */
+const claimKey = (organizationId: string, dueMs: number, revision: string) => `${organizationId}@${dueMs}@${revision}`;
+const keyOfRun = (r: DueRun) => claimKey(r.organizationId, r.dueAt.getTime(), r.revision);
+
+/** The distinct claims of `runs`, each with its key. */
+function claimsOf(runs: DueRun[]): Map<string, Claim> {
+  const claims = new Map<string, Claim>();
+  for (const r of runs) claims.set(keyOfRun(r), { organizationId: r.organizationId, dueMs: r.dueAt.getTime(), revision: r.revision });
+  return claims;
+}
+
+/** The claims' organisations, due instants and revisions as three array parameters. */
+function claimParams(claims: Map<string, Claim>): unknown[] {
+  const list = [...claims.values()];
+  return [
+    arrayLiteral(list.map((c) => c.organizationId)),
+    arrayLiteral(list.map((c) => c.dueMs)),
+    arrayLiteral(list.map((c) => c.revision)),
+  ];
+}
+
+/** A claimed run as it ended: error null when it was computed and its results stored. */
 export type FinishedRun = DueRun & { error: string | null };
 
-/**
- * Records that the claims of `runs` (made with `revision`) ended, with the errors of the runs
- * that failed: one statement, a row per claim.
- */
-export async function finishCalculationRuns(db: Database, runs: FinishedRun[], revision: string): Promise<void> {
+/** Records that the claims of `runs` ended, with the errors of the runs that failed: one statement, a row per claim. */
+export async function finishCalculationRuns(db: Database, runs: FinishedRun[]): Promise<void> {
   if (runs.length === 0) return;
   const errors = new Map<string, Record<string, string>>();
   for (const r of runs) {
-    const key = claimKey(r.organizationId, r.dueAt.getTime());
-    const failed = errors.get(key) ?? {};
+    const failed = errors.get(keyOfRun(r)) ?? {};
     if (r.error !== null) failed[r.serviceId] = r.error;
-    errors.set(key, failed);
+    errors.set(keyOfRun(r), failed);
   }
   const claims = claimsOf(runs);
   await poolOf(db).query(
     `UPDATE calculation_claims c SET finished_at = now(), errors = f.e
-     FROM unnest($1::uuid[], $2::float8[], $3::jsonb[]) AS f(o, d, e)
-     WHERE c.organization_id = f.o AND c.due_at = to_timestamp(f.d / 1000) AND c.revision = $4`,
+     FROM unnest($1::uuid[], $2::float8[], $3::text[], $4::jsonb[]) AS f(o, d, r, e)
+     WHERE c.organization_id = f.o AND c.due_at = to_timestamp(f.d / 1000) AND c.revision = f.r`,
     [
-      arrayLiteral(claims.map((c) => c.organizationId)),
-      arrayLiteral(claims.map((c) => c.dueMs)),
+      ...claimParams(claims),
       arrayLiteral(
-        claims.map((c) => {
-          const failed = errors.get(claimKey(c.organizationId, c.dueMs))!;
+        [...claims.keys()].map((key) => {
+          const failed = errors.get(key)!;
           return Object.keys(failed).length > 0 ? JSON.stringify(failed) : null;
         }),
       ),
-      revision,
     ],
   );
 }
