@@ -317,16 +317,13 @@ export class CalculationScheduler {
       if (list) list.push(run);
       else byOrganization.set(run.service.organizationId, [run]);
     }
-    // Read once: the claims' end names the revisions they were made with.
-    const revisions = new Map([...byOrganization.keys()].map((id) => [id, this.digests.get(id) ?? UNREAD_REVISION]));
-    const revisionOf = (organizationId: string) => revisions.get(organizationId)!;
     const claimed = claimCalculationRuns(
       this.db,
       runs.map((run) => ({
         organizationId: run.service.organizationId,
         serviceId: run.service.serviceId,
         dueAt: new Date(run.dueMs),
-        revision: revisionOf(run.service.organizationId),
+        revision: this.digests.get(run.service.organizationId) ?? UNREAD_REVISION,
         run,
       })),
       60_000,
@@ -338,8 +335,8 @@ export class CalculationScheduler {
       done.catch(() => {});
       caughtUp.set(organizationId, done);
     }
-    // The claim gives back the runs won as given, each with its run.
-    const won = new Set((await claimed).map((w) => w.run));
+    // The claim gives back the runs won as given, each with its run; each ends as it was claimed.
+    const won = new Map((await claimed).map((w) => [w.run, w]));
     let mine = 0;
     const finished: FinishedRun[] = [];
     for (const [organizationId, orgRuns] of byOrganization) {
@@ -359,13 +356,7 @@ export class CalculationScheduler {
           this.stats.failures++;
           this.log({ service: `${r.service.host}-${r.service.service}`, err: error }, "calculation failed");
         } else this.stats.runs++;
-        finished.push({
-          organizationId,
-          serviceId: r.service.serviceId,
-          dueAt: new Date(r.dueMs),
-          revision: revisionOf(organizationId),
-          error,
-        });
+        finished.push({ ...won.get(r)!, error });
       }
     }
     await Promise.allSettled(caughtUp.values());

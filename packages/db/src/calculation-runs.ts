@@ -87,11 +87,12 @@ const CLAIMS_KEPT = "1 hour";
 
 /**
  * Claims due runs in one statement, as one claim per organisation, due instant and revision;
- * returns the runs of the claims won, as given. A claim is won by the first worker to make it, and taken over only
- * from a worker whose claim lapsed before it finished it. The organisation's claims due an hour
- * before the earliest of these are deleted on the way (never one of these: no conflict with them),
- * skipping those another worker is deleting. Claims are inserted in one order (organisation, due
- * instant), so that two workers claiming the same instants wait on each other, never in a cycle.
+ * returns the runs of the claims won, as given. A claim is won by the first worker to make it,
+ * and taken over only from a worker whose claim lapsed before it finished it. The organisation's
+ * claims due an hour before the earliest of these are deleted on the way (never one of these: no
+ * conflict with them), skipping those another worker is deleting. Claims are inserted in one
+ * order (organisation, due instant, revision), so that two workers claiming the same instants
+ * wait on each other, never in a cycle.
  *
  * A claim per run (a lease per service) wrote every run twice a tick, the claim and its finish:
  * at 3 000 jobs 3 000 rows each (docs/scaling.md, "Fifteenth round"). Across workers a run now
@@ -158,25 +159,17 @@ export type FinishedRun = DueRun & { error: string | null };
 /** Records that the claims of `runs` ended, with the errors of the runs that failed: one statement, a row per claim. */
 export async function finishCalculationRuns(db: Database, runs: FinishedRun[]): Promise<void> {
   if (runs.length === 0) return;
-  const errors = new Map<string, Record<string, string>>();
-  for (const r of runs) {
-    const failed = errors.get(keyOfRun(r)) ?? {};
-    if (r.error !== null) failed[r.serviceId] = r.error;
-    errors.set(keyOfRun(r), failed);
-  }
   const claims = claimsOf(runs);
+  // By claim (in claims' order), its runs' errors by service.
+  const errors = new Map<string, Record<string, string>>([...claims.keys()].map((key) => [key, {}]));
+  for (const r of runs) if (r.error !== null) errors.get(keyOfRun(r))![r.serviceId] = r.error;
   await poolOf(db).query(
     `UPDATE calculation_claims c SET finished_at = now(), errors = f.e
      FROM unnest($1::uuid[], $2::float8[], $3::text[], $4::jsonb[]) AS f(o, d, r, e)
      WHERE c.organization_id = f.o AND c.due_at = to_timestamp(f.d / 1000) AND c.revision = f.r`,
     [
       ...claimParams(claims),
-      arrayLiteral(
-        [...claims.keys()].map((key) => {
-          const failed = errors.get(key)!;
-          return Object.keys(failed).length > 0 ? JSON.stringify(failed) : null;
-        }),
-      ),
+      arrayLiteral([...errors.values()].map((failed) => (Object.keys(failed).length > 0 ? JSON.stringify(failed) : null))),
     ],
   );
 }
