@@ -4,6 +4,7 @@
  * continuous aggregates and applies retention itself. Any number of workers can run against one
  * database; SIGTERM finishes the batch in hand and exits.
  */
+import { closeRetiredAlerts } from "@tidemark/db/alerts";
 import { connectDatabase } from "@tidemark/db/client";
 import { queueDepth } from "@tidemark/db/evaluation";
 import { dropExpiredHistory, refreshAggregates } from "@tidemark/db/metrics";
@@ -32,7 +33,8 @@ const organizations = new OrganizationCache(db, 5000, (org) => scheduler?.source
 // Calculations read through a window of their own: catching up there must not put points the
 // evaluator has not reached yet into its window (its `[0]` is always the point being evaluated).
 scheduler = new CalculationScheduler(db, organizations, new OrganizationWindows(), (event, message) => log.warn(event, message));
-const evaluator = alertingEvaluator(db, organizations, windows, { publicUrl: process.env.TIDEMARK_PUBLIC_URL });
+const publicUrl = process.env.TIDEMARK_PUBLIC_URL;
+const evaluator = alertingEvaluator(db, organizations, windows, { publicUrl });
 const freshness = new FreshnessWatch(db, (event, message) => log.info(event, message));
 const reportedPhaseMs = { ...evaluator.phaseMs };
 const info = db.info;
@@ -94,6 +96,11 @@ const loops = [
   // Stale items and silent agents: made-up UNKNOWN results through the evaluation queue.
   every(5000, "freshness", async () => {
     await freshness.tick();
+  }),
+  // Items a deployment removed, revoked agents: their open alerts close (no result ever will).
+  every(5000, "retired-series", async () => {
+    const { closed } = await closeRetiredAlerts(db, { externalUrl: publicUrl });
+    if (closed > 0) log.info({ closed }, "closed the alerts of retired series");
   }),
   every(5000, "queue-metrics", async () => {
     const depth = await queueDepth(db);

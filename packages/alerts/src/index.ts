@@ -33,6 +33,7 @@ export {
   type NotificationContext,
   type NotificationNeeds,
   type NotificationPlanOptions,
+  notificationNeeds,
   type PlannedAlert,
   type PlannedDelivery,
   type PlannedEvent,
@@ -55,6 +56,17 @@ export {
   type StateSource,
 } from "./plugin-state.ts";
 export { emailMessage, type PostableAlert, postableAlerts, receiverRequest, slackMessage } from "./receiver-messages.ts";
+export {
+  RETIRED_SERIES_KEPT_MS,
+  type RetiredSeries,
+  type RetiredSeriesAction,
+  removedItemReason,
+  retireAlert,
+  retiredSeriesAction,
+  retirementOutcome,
+  retirementRuns,
+  revokedAgentReason,
+} from "./retirement.ts";
 export {
   ALERTMANAGER_RESEND_SECONDS,
   type NotificationAction,

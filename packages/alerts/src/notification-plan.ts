@@ -84,16 +84,23 @@ export function runSeriesMachines(
     else bySeries.set(o.seriesId, [o]);
   }
   const runs: SeriesRun[] = [];
-  const dueOnExisting = new Set<string>();
-  const notifiedKeys = new Set<string>();
-  let minTs = Number.POSITIVE_INFINITY;
-  let maxTs = Number.NEGATIVE_INFINITY;
   for (const [seriesId, list] of bySeries) {
     const before = memoryOf(seriesId);
     if (!before) continue;
     const { track, steps } = runAlertMachine(before.track, list, before.settings);
     if (steps.length === 0) continue;
     runs.push({ seriesId, before, track, steps });
+  }
+  return { runs, needs: notificationNeeds(runs) };
+}
+
+/** What the runs' due notifications need loaded; null when none is due. */
+export function notificationNeeds(runs: readonly SeriesRun[]): NotificationNeeds | null {
+  const dueOnExisting = new Set<string>();
+  const notifiedKeys = new Set<string>();
+  let minTs = Number.POSITIVE_INFINITY;
+  let maxTs = Number.NEGATIVE_INFINITY;
+  for (const { before, steps } of runs) {
     for (const step of steps) {
       if (!step.notify) continue;
       notifiedKeys.add(before.key);
@@ -102,9 +109,9 @@ export function runSeriesMachines(
       if (before.openAlert) dueOnExisting.add(before.openAlert.id);
     }
   }
-  const needs =
-    notifiedKeys.size > 0 ? { from: new Date(minTs), to: new Date(maxTs), alertIds: [...dueOnExisting], keys: [...notifiedKeys] } : null;
-  return { runs, needs };
+  return notifiedKeys.size > 0
+    ? { from: new Date(minTs), to: new Date(maxTs), alertIds: [...dueOnExisting], keys: [...notifiedKeys] }
+    : null;
 }
 
 /** An alert as it stands after the batch: to insert when new, to update otherwise. */

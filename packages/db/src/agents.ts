@@ -1,9 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
+import { agentHeartbeatKey, revokedAgentReason } from "@tidemark/alerts";
 import { hashToken, issueToken } from "@tidemark/auth";
 import { seriesKey } from "@tidemark/model";
 import type pg from "pg";
 import { type Audited, recordAuditedSql, systemActor } from "./audit.ts";
 import { type Database, poolOf, prismaOf } from "./database.ts";
+import { retireSeries } from "./retired-series.ts";
 import { inSqlTransaction } from "./sql-transaction.ts";
 
 /** Collector agents of an organisation: their tokens (hash only), liveness and what they run. */
@@ -94,6 +96,8 @@ export async function revokeAgent(
     );
     const revoked = rows[0];
     if (!revoked) return false;
+    // Its heartbeat gets no more results: an alert open on it (the agent went silent) would stay open.
+    await retireSeries(client, organizationId, [agentHeartbeatKey(revoked.name)], revokedAgentReason(revoked.name));
     await recordAuditedSql(client, audit, { id: agentId, name: revoked.name });
     return true;
   });

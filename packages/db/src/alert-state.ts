@@ -18,6 +18,7 @@ import {
   receiverPolicy,
   runSeriesMachines,
   type SeriesAlertMemory,
+  type SeriesRun,
   type SilenceWindow,
   seriesToLoad,
   silenceMatchersSchema,
@@ -25,7 +26,13 @@ import {
 import type { State } from "@tidemark/thresholds";
 import type pg from "pg";
 import { type Database, isDatabase } from "./database.ts";
-import { addEvaluationWrites, beginOrganizationEvaluation, type EvaluationRecord, type Transaction } from "./evaluation.ts";
+import {
+  addEvaluationWrites,
+  addForgetEvaluators,
+  beginOrganizationEvaluation,
+  type EvaluationRecord,
+  type Transaction,
+} from "./evaluation.ts";
 import { organizationParam, WriteStatement } from "./write-statement.ts";
 
 /**
@@ -96,11 +103,16 @@ function memoryFrom(row: SeriesRow): SeriesAlertMemory {
   };
 }
 
-/** The alert memory of the organisation's series among `seriesIds` (others are left out). */
-async function loadAlertMemory(
+/**
+ * The alert memory of the organisation's series among `seriesIds` (others are left out). A
+ * retired series (retired_series) not deployed again is left out too unless `retired` is
+ * "include": results of it still queued open no alert that nothing would close.
+ */
+export async function loadAlertMemory(
   client: pg.ClientBase,
   organizationId: string,
   seriesIds: number[],
+  retired: "leave out" | "include" = "leave out",
 ): Promise<Map<number, SeriesAlertMemory>> {
   const { rows } = await client.query<SeriesRow>(
     `SELECT s.id::float8 AS id, s.key, i.alert_recovery_margin AS recovery_margin, i.alert_min_duration_seconds AS min_duration_seconds,
@@ -110,14 +122,16 @@ async function loadAlertMemory(
      LEFT JOIN deployed_items i ON i.organization_id = s.organization_id AND i.series_key = s.key
      LEFT JOIN alert_tracks t ON t.organization_id = s.organization_id AND t.series_id = s.id
      LEFT JOIN alerts a ON a.series_id = s.id AND a.closed_at IS NULL
-     WHERE s.organization_id = $1 AND s.id = ANY($2::bigint[])`,
-    [organizationId, seriesIds],
+     WHERE s.organization_id = $1 AND s.id = ANY($2::bigint[])
+       AND ($3 OR i.series_key IS NOT NULL
+            OR NOT EXISTS (SELECT 1 FROM retired_series r WHERE r.organization_id = s.organization_id AND r.series_id = s.id))`,
+    [organizationId, seriesIds, retired === "include"],
   );
   return new Map(rows.map((r) => [r.id, memoryFrom(r)]));
 }
 
 /** Silences in force over the batch, enabled receivers, which of `alertIds` are acknowledged, and the notified items' ids. */
-async function loadNotificationContext(
+export async function loadNotificationContext(
   client: pg.ClientBase,
   organizationId: string,
   { from, to, alertIds, keys }: NotificationNeeds,
@@ -193,11 +207,7 @@ export async function applyEvaluations(
   const plan = async (client: Transaction, statement: WriteStatement) => {
     if (options.records) addEvaluationWrites(statement, organizationId, options.records);
     const { summary } = await planAlerts(client, organizationId, outcomes, new Map(), statement, options);
-    // No worker is the shards' last evaluator any more; their late-point counts stay (they only grow).
-    statement.with(
-      "forget",
-      `UPDATE evaluation_cursors SET worker_id = '', updated_at = now() WHERE organization_id = ${organizationParam(statement, organizationId)}`,
-    );
+    addForgetEvaluators(statement, organizationId);
     return summary;
   };
   if (!isDatabase(target)) {
@@ -236,7 +246,21 @@ export async function planAlerts(
 ): Promise<StoredAlertPlan> {
   const unknown = seriesToLoad(outcomes, remembered);
   const loaded = unknown.length > 0 ? await loadAlertMemory(client, organizationId, unknown) : new Map<number, SeriesAlertMemory>();
-  const { runs, needs } = runSeriesMachines(outcomes, (seriesId) => remembered.get(seriesId) ?? loaded.get(seriesId));
+  const machines = runSeriesMachines(outcomes, (seriesId) => remembered.get(seriesId) ?? loaded.get(seriesId));
+  return planRunsNotifications(client, organizationId, machines, statement, options);
+}
+
+/**
+ * The runs' alerts, events, tracks and deliveries (@tidemark/alerts' planNotifications, with the
+ * notification context loaded when `needs` says a notification is due), added to `statement`.
+ */
+export async function planRunsNotifications(
+  client: pg.ClientBase,
+  organizationId: string,
+  { runs, needs }: { runs: SeriesRun[]; needs: NotificationNeeds | null },
+  statement: WriteStatement,
+  options: Pick<ApplyEvaluationsOptions, "externalUrl"> = {},
+): Promise<StoredAlertPlan> {
   const context = needs ? await loadNotificationContext(client, organizationId, needs) : NO_NOTIFICATION_CONTEXT;
   const plan = planNotifications(runs, context, { publicUrl: options.externalUrl ?? DEFAULT_PUBLIC_URL, newId: randomUUID });
   addTrackWrites(statement, organizationId, plan.tracks);

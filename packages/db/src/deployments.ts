@@ -1,3 +1,4 @@
+import { removedItemReason } from "@tidemark/alerts";
 import {
   configRetryDelayMs,
   type EvaluatedItemSpec,
@@ -12,6 +13,7 @@ import type pg from "pg";
 import { type Audited, agentActor, recordAuditedSql } from "./audit.ts";
 import { type Database, poolOf, prismaOf } from "./database.ts";
 import { policyFromRow, policyInclude } from "./policy-rows.ts";
+import { retireSeries } from "./retired-series.ts";
 import { inSqlTransaction } from "./sql-transaction.ts";
 import { analyzeAfterBulkWrite } from "./statistics.ts";
 
@@ -214,8 +216,17 @@ async function replaceDeployedItems(
   version: number,
   items: EvaluatedItemSpec[],
 ): Promise<number> {
-  const removed = await client.query(`DELETE FROM deployed_items WHERE organization_id = $1`, [organizationId]);
-  const added = items.length - (removed.rowCount ?? 0);
+  const removed = await client.query<{ series_key: string }>(`DELETE FROM deployed_items WHERE organization_id = $1 RETURNING series_key`, [
+    organizationId,
+  ]);
+  const kept = new Set(items.map((i) => i.seriesKey));
+  await retireSeries(
+    client,
+    organizationId,
+    removed.rows.map((r) => r.series_key).filter((key) => !kept.has(key)),
+    removedItemReason(version),
+  );
+  const added = items.length - removed.rows.length;
   if (items.length === 0) return added;
   await client.query(
     `INSERT INTO deployed_items (organization_id, series_key, deployment_version, host, service, item, policy, interval_ms,

@@ -638,6 +638,20 @@ export function addEvaluationWrites(
 }
 
 /**
+ * Adds to `statement` that no worker is the organisation's shards' last evaluator any more: what
+ * workers remember of them (states, alert memory) no longer matches what the statement writes,
+ * so their next batch reads it again. Their late-point counts stay (they only grow). Given
+ * `whenAnyIn`, a part of the statement with RETURNING rows, only when that part returned some.
+ */
+export function addForgetEvaluators(statement: WriteStatement, organizationId: string, whenAnyIn?: string): void {
+  statement.with(
+    "forget",
+    `UPDATE evaluation_cursors SET worker_id = '', updated_at = now() WHERE organization_id = ${organizationParam(statement, organizationId)}
+     ${whenAnyIn ? `AND EXISTS (SELECT 1 FROM ${whenAnyIn})` : ""}`,
+  );
+}
+
+/**
  * Queues already-stored points for evaluation, an hour per queue row (and shard) in time order (the seeder
  * uses it so that the demo's states and alerts come from its history through the real pipeline).
  */
