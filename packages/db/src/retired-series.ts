@@ -72,7 +72,11 @@ export async function closeRetiredAlerts(
       now: now.getTime(),
     });
     if (action === "forget") toForget.push(r);
-    else if (action === "close") toClose.set(r.organization_id, [...(toClose.get(r.organization_id) ?? []), r.series_id]);
+    else if (action === "close") {
+      const ids = toClose.get(r.organization_id);
+      if (ids) ids.push(r.series_id);
+      else toClose.set(r.organization_id, [r.series_id]);
+    }
   }
   let closed = 0;
   for (const [organizationId, seriesIds] of toClose)
