@@ -1,9 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
-import { signIn } from "./fixtures";
+import { expect, test } from "@playwright/test";
+import { pageOverflow as overflow, signIn } from "./fixtures";
 import { everyPage, visit } from "./pages";
-
-/** How much wider than the window the page is (0: it fits; the page scrolls sideways otherwise). */
-const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 /** The phone project's width (390 px) and the narrowest the layout is promised down to. */
 const WIDTHS = [390, 360];

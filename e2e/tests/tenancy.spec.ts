@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { openMenu, signIn } from "./fixtures";
+import { createInvitationLink, openMenu, signIn } from "./fixtures";
 
 /**
  * Tenancy end to end: a user with an organisation of their own is invited into the demo
@@ -45,10 +45,7 @@ test("invite a user, accept, switch organisation and see only that organisation'
   await openMenu(admin);
   await admin.getByRole("link", { name: "Settings" }).click();
   await expect(admin).toHaveURL(/\/settings\/members(\?org=[\w-]+)?$/);
-  await admin.getByLabel("Email to invite").fill(email);
-  await admin.getByLabel("Role of the invitee").selectOption("editor");
-  await admin.getByRole("button", { name: "Create invitation link" }).click();
-  const link = (await admin.getByTestId("invitation-link").textContent()) ?? "";
+  const link = await createInvitationLink(admin, email, "editor");
   expect(link).toMatch(/\/invite\/tm_invite_/);
   await expect(admin.getByRole("region", { name: "Invitations" }).getByRole("row", { name: new RegExp(email) })).toContainText("pending");
 
@@ -110,9 +107,7 @@ test("an invitation link opened signed out creates the invited account and joins
   const email = `invitee-${mark}@example.test`;
   await signIn(admin);
   await admin.goto("/settings/members");
-  await admin.getByLabel("Email to invite").fill(email);
-  await admin.getByRole("button", { name: "Create invitation link" }).click();
-  const link = (await admin.getByTestId("invitation-link").textContent()) ?? "";
+  const link = await createInvitationLink(admin, email);
 
   const invitee = await newPage(browser, baseURL);
   await invitee.goto(new URL(link).pathname);
