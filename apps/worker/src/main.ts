@@ -99,7 +99,7 @@ const loops = [
   }),
   // Items a deployment removed, revoked agents: their open alerts close (no result ever will).
   every(5000, "retired-series", async () => {
-    const { closed } = await closeRetiredAlerts(db, { externalUrl: publicUrl });
+    const closed = await closeRetiredAlerts(db, { externalUrl: publicUrl });
     if (closed > 0) log.info({ closed }, "closed the alerts of retired series");
   }),
   every(5000, "queue-metrics", async () => {

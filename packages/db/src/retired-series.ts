@@ -24,7 +24,7 @@ export async function retireSeries(client: pg.ClientBase, organizationId: string
     "retired",
     `INSERT INTO retired_series (organization_id, series_id, reason)
      SELECT ${organization}, s.id, ${statement.param(reason, "text")} FROM series s
-     WHERE s.organization_id = ${organization} AND s.key = ANY(${statement.param([...keys], "text[]")})
+     WHERE s.organization_id = ${organization} AND s.key = ANY(${statement.param(keys, "text[]")})
      ON CONFLICT (organization_id, series_id) DO UPDATE SET reason = excluded.reason, retired_at = excluded.retired_at
      RETURNING 1`,
   );
@@ -32,23 +32,17 @@ export async function retireSeries(client: pg.ClientBase, organizationId: string
   await statement.run(client);
 }
 
-export interface RetiredSeriesSweep {
-  /** Alerts closed. */
-  closed: number;
-  /** Retired series forgotten: deployed again, or retired long enough (RETIRED_SERIES_KEPT_MS). */
-  forgotten: number;
-}
-
 /**
  * The worker's look at the retired series of every organisation: their open alerts closed (with
  * the resolution queued for the receivers their firing went to), the series deployed again or
- * retired long enough forgotten. Cheap when nothing is retired (one read of an empty table). The
- * alerts are closed under the organisation's evaluation lock, as the evaluator decides them.
+ * retired long enough (RETIRED_SERIES_KEPT_MS) forgotten. Cheap when nothing is retired (one read
+ * of an empty table). The alerts are closed under the organisation's evaluation lock, as the
+ * evaluator decides them. Returns how many were closed.
  */
 export async function closeRetiredAlerts(
   db: Database,
   options: Pick<ApplyEvaluationsOptions, "externalUrl"> & { now?: Date } = {},
-): Promise<RetiredSeriesSweep> {
+): Promise<number> {
   const now = options.now ?? new Date();
   const { rows } = await poolOf(db).query<{
     organization_id: string;
@@ -90,7 +84,7 @@ export async function closeRetiredAlerts(
       [toForget.map((r) => r.organization_id), toForget.map((r) => r.series_id), toForget.map((r) => r.retired_at.getTime())],
     );
   }
-  return { closed, forgotten: toForget.length };
+  return closed;
 }
 
 /** Closes the open alerts of the organisation's retired series among `seriesIds`, as they stand under the lock. */
