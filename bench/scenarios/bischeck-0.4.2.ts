@@ -18,6 +18,7 @@ import { phaseMeter } from "../lib/evaluation-phases.ts";
 import { benchOrganization, importBench, prefill } from "../lib/fixtures.ts";
 import { profiled } from "../lib/profile.ts";
 import { rawWriteOfOneCycle } from "../lib/raw-stored-write.ts";
+import { revisionLookMs } from "../lib/revision-looks.ts";
 import { postgresServerCpuMs } from "../lib/server-cpu.ts";
 import { cpuMs, summarize } from "../lib/stats.ts";
 import type { BenchScenario } from "../scenario.ts";
@@ -30,6 +31,7 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
   const randKeys = randKeysOf(n);
   await prefill(db, org, randKeys, cachePoints, INTERVAL_MS, start, (i) => 5 + (i % 10));
   log(`${n} jobs: configuration and ${n * cachePoints} cached points ready`);
+  const configurationLookMs = await revisionLookMs(db, org);
 
   const organizations = new OrganizationCache(db, 60_000);
   const windows = new OrganizationWindows();
@@ -144,6 +146,9 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
     // written raw: the ratio against it is what the pipeline costs beyond what it stores.
     rawWriteOfEverythingStored: { rows: raw.rows, ms: raw.ms },
     cycleToRawStoredWriteRatio: Math.round((cycleMsMean / raw.storedMs) * 100) / 100,
+    // One look at the organisation's configuration revision and at every organisation's, taken
+    // after the import, before the cycles.
+    configurationLookMs,
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { closeRetiredAlerts } from "@tidemark/db/alerts";
 import { connectDatabase } from "@tidemark/db/client";
-import { queueDepth } from "@tidemark/db/evaluation";
+import { foldConfigurationChanges, queueDepth } from "@tidemark/db/evaluation";
 import { dropExpiredHistory, refreshAggregates } from "@tidemark/db/metrics";
 import { pino } from "pino";
 import { alertingEvaluator } from "./alerting-evaluator.ts";
@@ -101,6 +101,10 @@ const loops = [
   every(5000, "retired-series", async () => {
     const closed = await closeRetiredAlerts(db, { externalUrl: publicUrl });
     if (closed > 0) log.info({ closed }, "closed the alerts of retired series");
+  }),
+  // The log the configuration revisions count (configuration-revision.ts) stays about a minute long.
+  every(60_000, "configuration-changes", async () => {
+    await foldConfigurationChanges(db);
   }),
   every(5000, "queue-metrics", async () => {
     const depth = await queueDepth(db);

@@ -5,7 +5,6 @@ import type pg from "pg";
 import { arrayLiteral } from "./array-literal.ts";
 import { type Database, isDatabase, poolOf } from "./database.ts";
 import { ensureSeriesWithShards } from "./metrics.ts";
-import { rowsDigest } from "./rows-digest.ts";
 import { sharedJsonParser } from "./shared-json.ts";
 import { organizationParam, WritePipeline, type WriteStatement } from "./write-statement.ts";
 
@@ -419,22 +418,6 @@ export async function loadEvaluatedItems(db: Database, organizationId: string): 
       staleAfterIntervals: r.stale_after_intervals,
     };
   });
-}
-
-/**
- * Changes whenever the organisation deploys (or rolls back): the deployed items are replaced then;
- * and when an item's draft settings read from the draft (state source, staleness) or its agents change.
- */
-export async function configurationRevision(db: Database, organizationId: string): Promise<string> {
-  const { rows } = await poolOf(db).query<{ rev: string }>(
-    `SELECT concat_ws(':',
-       (SELECT coalesce(max(deployment_version), -1) || '/' || count(*) FROM deployed_items WHERE organization_id = $1),
-       ${rowsDigest("service_items", "updated_at", "organization_id = $1")},
-       ${rowsDigest("agents", null, "organization_id = $1")}
-     ) AS rev`,
-    [organizationId],
-  );
-  return rows[0]?.rev ?? "";
 }
 
 export interface HistoryRequest {

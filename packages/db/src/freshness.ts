@@ -2,7 +2,6 @@ import { agentHeartbeatItem, agentHeartbeatKey } from "@tidemark/alerts";
 import { type Database, poolOf } from "./database.ts";
 import type { EvaluatedItem } from "./evaluation.ts";
 import { ensureSeries, ensureSeriesWithShards } from "./metrics.ts";
-import { rowsDigest } from "./rows-digest.ts";
 
 /** The SQL behind freshness: what the worker needs to tell stale items and silent agents, and the results it makes up for them. */
 
@@ -58,27 +57,6 @@ export async function loadFreshnessItems(db: Database): Promise<FreshnessItem[]>
     staleAfterIntervals: r.stale_after_intervals,
     agentId: r.agent_id,
   }));
-}
-
-/**
- * Changes whenever the deployed configuration of any organisation, or a row the worker joins it
- * with, may have: a deployment or rollback, a host, a service (its agent, schedules, row), an
- * item, an agent, an organisation's time zone. A few aggregates over the configuration tables, far
- * cheaper than what they stand for: the worker re-reads its freshness items and its calculations
- * (loadFreshnessItems, loadCalculationServices) only when it changed.
- */
-export async function deployedConfigurationRevision(db: Database): Promise<string> {
-  const { rows } = await poolOf(db).query<{ rev: string }>(
-    `SELECT concat_ws(':',
-       (SELECT count(*) || '/' || coalesce(sum(deployment_version), 0) FROM deployed_items),
-       ${rowsDigest("hosts", "updated_at")},
-       ${rowsDigest("services", "updated_at")},
-       ${rowsDigest("service_items", "updated_at")},
-       ${rowsDigest("agents", "revoked_at")},
-       (SELECT md5(coalesce(string_agg(id || time_zone, ',' ORDER BY id), '')) FROM organizations)
-     ) AS rev`,
-  );
-  return rows[0]?.rev ?? "";
 }
 
 /** The newest point's time of each of the series that has one (epoch ms), one index probe each. */

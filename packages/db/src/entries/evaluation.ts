@@ -1,11 +1,11 @@
 /** `@tidemark/db/evaluation`: the evaluation queue and its claims, item states, calculations' runs, freshness. */
 export * from "../calculation-runs.ts";
+export * from "../configuration-revision.ts";
 export {
   addEvaluationWrites,
   beginOrganizationEvaluation,
   type ClaimedWork,
   claimEvaluationWork,
-  configurationRevision,
   type DueShard,
   deferEvaluationWork,
   dueShards,
