@@ -12,20 +12,22 @@ import { type Database, poolOf } from "./database.ts";
  */
 
 /** The number of configuration changes an organisation has committed, as text. */
-export async function configurationRevision(db: Database, organizationId: string): Promise<string> {
-  const { rows } = await poolOf(db).query<{ rev: string }>(
-    `SELECT (coalesce((SELECT changes FROM configuration_change_counts WHERE organization_id = $1), 0)
-             + (SELECT count(*) FROM configuration_changes WHERE organization_id = $1))::text AS rev`,
-    [organizationId],
-  );
-  return rows[0]?.rev ?? "";
+export function configurationRevision(db: Database, organizationId: string): Promise<string> {
+  return committedChanges(db, organizationId);
 }
 
 /** The number of configuration changes every organisation has committed, as text: the worker's calculations and freshness watch serve them all. */
-export async function deployedConfigurationRevision(db: Database): Promise<string> {
+export function deployedConfigurationRevision(db: Database): Promise<string> {
+  return committedChanges(db, null);
+}
+
+/** The changes folded into the counts plus those not folded yet: of one organisation, or of all (null). */
+async function committedChanges(db: Database, organizationId: string | null): Promise<string> {
+  const where = organizationId === null ? "" : " WHERE organization_id = $1";
   const { rows } = await poolOf(db).query<{ rev: string }>(
-    `SELECT (coalesce((SELECT sum(changes) FROM configuration_change_counts), 0)
-             + (SELECT count(*) FROM configuration_changes))::text AS rev`,
+    `SELECT (coalesce((SELECT sum(changes) FROM configuration_change_counts${where}), 0)
+             + (SELECT count(*) FROM configuration_changes${where}))::text AS rev`,
+    organizationId === null ? [] : [organizationId],
   );
   return rows[0]?.rev ?? "";
 }
@@ -50,9 +52,8 @@ export async function foldConfigurationChanges(db: Database, keptMs = CONFIGURAT
        RETURNING organization_id
      ), counted AS (
        INSERT INTO configuration_change_counts (organization_id, changes)
-       SELECT organization_id, count(*) FROM folded GROUP BY organization_id ORDER BY organization_id
+       SELECT organization_id, count(*) FROM folded GROUP BY organization_id
        ON CONFLICT (organization_id) DO UPDATE SET changes = configuration_change_counts.changes + excluded.changes
-       RETURNING 1
      )
      SELECT count(*)::text AS folded FROM folded`,
     [keptMs],
