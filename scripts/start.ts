@@ -27,6 +27,10 @@ if (!Number.isInteger(port) || port < 1 || port > 65_535) fail(`PORT=${process.e
 const embeddedPort = process.env.TIDEMARK_DB_PORT ? Number(process.env.TIDEMARK_DB_PORT) : undefined;
 
 let stopEmbedded: () => Promise<void> | undefined = () => undefined;
+let shuttingDown = false;
+const group = new ProcessGroup((name, code, restartInMs) => {
+  if (!shuttingDown) process.stderr.write(`[tidemark] ${name} exited (code ${code}); restarting it in ${restartInMs / 1000} s\n`);
+});
 
 async function main() {
   if (!(await isPortFree(port, "0.0.0.0"))) {
@@ -58,6 +62,29 @@ async function main() {
     `database: ${db.info.kind === "timescaledb" ? `TimescaleDB ${db.info.timescaleVersion}` : "plain PostgreSQL"} (PostgreSQL ${db.info.serverVersion}); ` +
       `migrations: ${migration.applied.length} applied now, ${migration.alreadyApplied} already`,
   );
+
+  async function shutdown(code: number) {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    say("stopping…");
+    await group.stopAll();
+    await prepared.embedded?.stop();
+    say("stopped");
+    process.exit(code);
+  }
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+  const env = { ...process.env, DATABASE_URL: prepared.url, NEXT_TELEMETRY_DISABLED: "1" };
+  // The web server needs only its build and the database: it starts (several seconds of loading
+  // Next.js) while the demo is seeded and the agents are provisioned, not after them. The URL is
+  // printed once everything is ready.
+  const webStarted = webBuild.then(() => {
+    // Next.js for pages, the API straight from Node's HTTP server (apps/web/src/main.ts).
+    const web = webServerCommand(port, env);
+    if (!shuttingDown) group.start("web", web.command, web.args, web);
+  });
+  webStarted.catch(() => undefined); // awaited below; a failure before then must not be unhandled
+
   const nabDir = sharedDir("data", "nab");
   const days = process.env.TIDEMARK_DEMO_DAYS ? Number(process.env.TIDEMARK_DEMO_DAYS) : undefined;
   if (await seedDemo(db, { nabDir, days, log: say })) say("demo organisation seeded");
@@ -68,16 +95,7 @@ async function main() {
   if (localAgentEnv === null) say("the local agent is revoked (or there is no demo organisation): it is not started");
   await db.close();
 
-  await webBuild;
-
-  let shuttingDown = false;
-  const group = new ProcessGroup((name, code, restartInMs) => {
-    if (!shuttingDown) process.stderr.write(`[tidemark] ${name} exited (code ${code}); restarting it in ${restartInMs / 1000} s\n`);
-  });
-  const env = { ...process.env, DATABASE_URL: prepared.url, NEXT_TELEMETRY_DISABLED: "1" };
-  // Next.js for pages, the API straight from Node's HTTP server (apps/web/src/main.ts).
-  const web = webServerCommand(port, env);
-  group.start("web", web.command, web.args, web);
+  await webStarted;
   group.start("worker", process.execPath, [...WORKER_NODE_OPTIONS, await workerBundle], {
     cwd: path.join(REPO_ROOT, "apps", "worker"),
     env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}` },
@@ -95,24 +113,15 @@ async function main() {
       env: localAgentEnvironment(env, { TIDEMARK_URL: `http://127.0.0.1:${port}`, TIDEMARK_DEMO_AGENTS: JSON.stringify(demoAgents) }),
     });
 
-  async function shutdown(code: number) {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    say("stopping…");
-    await group.stopAll();
-    await prepared.embedded?.stop();
-    say("stopped");
-    process.exit(code);
-  }
-  process.on("SIGINT", () => void shutdown(0));
-  process.on("SIGTERM", () => void shutdown(0));
-
   const health = (await (await waitForHttp(`http://127.0.0.1:${port}/api/health`, 60_000)).json()) as { database: { kind: string } };
   say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s — database: ${health.database.kind}`);
   say(`open http://localhost:${port} and sign in as ${DEMO_USER.email} / ${DEMO_USER.password}`);
 }
 
 main().catch(async (error: unknown) => {
+  // The web server may already run (it starts while the demo is seeded).
+  shuttingDown = true;
+  await group.stopAll();
   await stopEmbedded();
   fail(error instanceof Error ? error.message : String(error));
 });

@@ -22,6 +22,10 @@ const config: NextConfig = {
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "@prisma/client", "protobufjs", "snappyjs", "pino", "prom-client"],
   // Type checking is `npm run typecheck` (one place for the whole repo), not a build step.
   typescript: { ignoreBuildErrors: true },
+  // Turbopack keeps a build cache under .next by default, for the next build to reuse. `npm start`
+  // builds once per change of the sources (scripts/lib/build.ts), and writing that cache cost a
+  // newcomer's first start 11 s on a busy machine (issue 22) for a reuse that rarely comes.
+  experimental: { turbopackFileSystemCacheForBuild: false },
   poweredByHeader: false,
   devIndicators: false,
 };
