@@ -16,16 +16,17 @@ FROM source AS migrate
 USER node
 CMD ["node_modules/.bin/tsx", "scripts/migrate.ts"]
 
-# ── the web app: a production `next build`, once, at image build time
+# ── the web app: a production `next build` and its server's one-file bundle, once, at image
+#    build time, as `npm start` makes them (scripts/lib/build.ts)
 FROM source AS web
-RUN cd apps/web && ../../node_modules/.bin/next build && chown -R node:node .next
+RUN node_modules/.bin/tsx scripts/build-web.ts && chown -R node:node apps/web/.next
 USER node
 WORKDIR /app/apps/web
 EXPOSE 3000
-# The web server `npm start` runs (scripts/lib/web-server.ts): Next.js for pages, the API straight
-# from Node's HTTP server.
+# The web server `npm start` runs (scripts/lib/web-server.ts), with plain node: Next.js for pages,
+# the API straight from Node's HTTP server.
 ENV PORT=3000 NODE_ENV=production
-CMD ["../../node_modules/.bin/tsx", "src/main.ts"]
+CMD ["node", ".next/tidemark-server.mjs"]
 
 # ── the worker: the same one-file bundle `npm start` runs with plain node (scripts/lib/bundle.ts),
 #    built once here

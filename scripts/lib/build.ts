@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { bundleWebServer } from "./bundle.ts";
 import { bin, REPO_ROOT } from "./paths.ts";
 import { run } from "./processes.ts";
 
@@ -42,17 +43,29 @@ export async function ensurePrismaClient(log: (m: string) => void): Promise<void
   });
 }
 
+/** The web build's folder (Next.js's distDir; TIDEMARK_NEXT_DIST lets checkouts build side by side). */
+function webDistDir(): string {
+  return path.join(REPO_ROOT, "apps", "web", process.env.TIDEMARK_NEXT_DIST ?? ".next");
+}
+
+/** The web server's one-file bundle, built with the Next.js build it serves (bundleWebServer). */
+export function webServerBundle(): string {
+  return path.join(webDistDir(), "tidemark-server.mjs");
+}
+
+/** The production `next build` and the web server's bundle, unless both are current. */
 export async function ensureWebBuild(log: (m: string) => void): Promise<void> {
   const web = path.join(REPO_ROOT, "apps", "web");
-  const stampFile = path.join(web, process.env.TIDEMARK_NEXT_DIST ?? ".next", "tidemark-build-stamp");
+  const stampFile = path.join(webDistDir(), "tidemark-build-stamp");
   const stamp = fingerprint([
     path.join(web, "src"),
     path.join(web, "next.config.ts"),
     path.join(REPO_ROOT, "packages"),
     path.join(REPO_ROOT, "package-lock.json"),
   ]);
-  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return;
+  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp && existsSync(webServerBundle())) return;
   log("building the web app (first start, or the sources changed)");
   await run(bin("next"), ["build"], { cwd: web, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  await bundleWebServer(webServerBundle());
   writeFileSync(stampFile, stamp);
 }

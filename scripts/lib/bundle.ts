@@ -33,7 +33,11 @@ export const clearLogs = absent;`,
  * thread and the TypeScript sources it keeps): about 35 MB of RSS for the worker, and no
  * compiling at every start. `prisma: false` leaves Prisma's client out (see withoutPrisma).
  */
-export async function bundleEntry(entry: string, outfile: string, options: { prisma?: boolean } = {}): Promise<string> {
+export async function bundleEntry(
+  entry: string,
+  outfile: string,
+  options: { prisma?: boolean; external?: string[] } = {},
+): Promise<string> {
   const { build } = await import("esbuild");
   await build({
     entryPoints: [entry],
@@ -42,7 +46,7 @@ export async function bundleEntry(entry: string, outfile: string, options: { pri
     format: "esm",
     target: "node20",
     outfile: path.resolve(outfile),
-    external: ["pg-native"],
+    external: ["pg-native", ...(options.external ?? [])],
     plugins: options.prisma === false ? [withoutPrisma] : [],
     // Some bundled CommonJS dependencies call require().
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
@@ -59,4 +63,22 @@ const WORKER_ENTRY = path.join(REPO_ROOT, "apps", "worker", "src", "main.ts");
  */
 export function bundleWorker(outfile: string): Promise<string> {
   return bundleEntry(WORKER_ENTRY, outfile, { prisma: false });
+}
+
+const WEB_ENTRY = path.join(REPO_ROOT, "apps", "web", "src", "main.ts");
+
+/**
+ * The web server (apps/web/src/main.ts) as one file beside the Next.js build it serves: loaded by
+ * plain node, it listens in a third of the time tsx's loader took (0.8–1.0 s against 2.4–2.7 s on
+ * a quiet machine; the loader compiled the API's TypeScript at every start). Next.js, React and the
+ * packages next.config.ts keeps out of Next.js's server bundles stay in node_modules, resolved from
+ * the web app's folder.
+ */
+export async function bundleWebServer(outfile: string): Promise<string> {
+  // Read at run time by path: a static import would bring Next.js's global types into the scripts.
+  const nextConfig = (await import(path.join(REPO_ROOT, "apps", "web", "next.config.ts"))) as {
+    default: { serverExternalPackages?: string[] };
+  };
+  const packages = ["next", "react", "react-dom", ...(nextConfig.default.serverExternalPackages ?? [])];
+  return bundleEntry(WEB_ENTRY, outfile, { external: packages.flatMap((name) => [name, `${name}/*`]) });
 }

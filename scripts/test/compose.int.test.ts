@@ -146,8 +146,11 @@ describe("Dockerfile", () => {
     const agent = stages.get("agent")!;
     expect(agent.cmd?.slice(1, -1)).toEqual(AGENT_NODE_OPTIONS);
     expect(existsSync(path.join(REPO_ROOT, agent.workdir!.replace(/^\/app\//, ""), "src", "main.ts"))).toBe(true);
-    // The web server: the file scripts/lib/web-server.ts has every launcher run, from the web app's folder.
+    // The web server: the bundle scripts/lib/web-server.ts has every launcher run, from the web
+    // app's folder, built at image build time as npm start builds it (ensureWebBuild).
     const web = stages.get("web")!;
+    expect(web.runs.join("\n")).toContain("node_modules/.bin/tsx scripts/build-web.ts");
+    expect(readFileSync(path.join(REPO_ROOT, "scripts", "build-web.ts"), "utf8")).toContain("ensureWebBuild(");
     const launched = webServerCommand(3000, {});
     expect(path.basename(web.cmd![0]!)).toBe(path.basename(launched.command));
     expect(path.join(REPO_ROOT, web.workdir!.replace(/^\/app\//, ""), web.cmd![1]!)).toBe(launched.args[0]);
