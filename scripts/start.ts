@@ -9,8 +9,7 @@ import { DEMO_ORG, DEMO_USER, seedDemo } from "@tidemark/db/seed";
 import { localAgentEnvironment } from "../apps/agent/src/local-agent-env.ts";
 import { AGENT_NODE_OPTIONS } from "../apps/agent/src/node-options.ts";
 import { WORKER_NODE_OPTIONS } from "../apps/worker/src/node-options.ts";
-import { ensurePrismaClient, ensureWebBuild } from "./lib/build.ts";
-import { bundleWorker } from "./lib/bundle.ts";
+import { ensurePrismaClient, ensureWebBuild, ensureWorkerBundle } from "./lib/build.ts";
 import { prepareDatabase } from "./lib/database.ts";
 import { provisionDemoFleet } from "./lib/demo-fleet.ts";
 import { provisionLocalAgent } from "./lib/local-agent.ts";
@@ -49,8 +48,8 @@ async function main() {
   const webBuild = ensureWebBuild(say);
   webBuild.catch(() => undefined); // awaited below; a failure before then must not be unhandled
   // The worker runs from one JavaScript file with plain node: tsx's loader would cost it a third
-  // of its memory (issue 22). Built alongside (about a second).
-  const workerBundle = bundleWorker(path.join(DATA_DIR, "build", "worker.mjs"));
+  // of its memory (issue 22). Built alongside (about a second), when its sources changed.
+  const workerBundle = ensureWorkerBundle(path.join(DATA_DIR, "build", "worker.mjs"));
   workerBundle.catch(() => undefined);
   const prepared = await prepareDatabase({ dataDir: DATA_DIR, embeddedPort, log: say });
   stopEmbedded = () => prepared.embedded?.stop();

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { bundleWebServer } from "./bundle.ts";
+import { bundleWebServer, bundleWorker } from "./bundle.ts";
 import { bin, REPO_ROOT } from "./paths.ts";
 import { run } from "./processes.ts";
 
@@ -41,6 +41,29 @@ export async function ensurePrismaClient(log: (m: string) => void): Promise<void
     cwd: REPO_ROOT,
     env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: "/bin/true", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
   });
+}
+
+/** What the worker's bundle is built from: its sources, the packages, the locked dependencies and the bundler's settings. */
+function workerSources(): string[] {
+  return [
+    path.join(REPO_ROOT, "apps", "worker", "src"),
+    path.join(REPO_ROOT, "packages"),
+    path.join(REPO_ROOT, "package-lock.json"),
+    path.join(REPO_ROOT, "scripts", "lib", "bundle.ts"),
+  ];
+}
+
+/**
+ * The worker's bundle at `outfile` (bundleWorker), built again only when what it is built from
+ * changed: a start on an unchanged checkout spends no CPU on esbuild beside the database's start.
+ */
+export async function ensureWorkerBundle(outfile: string): Promise<string> {
+  const stampFile = `${outfile}.stamp`;
+  const stamp = fingerprint(workerSources());
+  if (existsSync(outfile) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return outfile;
+  const built = await bundleWorker(outfile);
+  writeFileSync(stampFile, stamp);
+  return built;
 }
 
 /** The web build's folder (Next.js's distDir; TIDEMARK_NEXT_DIST lets checkouts build side by side). */
