@@ -10,6 +10,7 @@ import { findSession } from "@tidemark/db/organizations";
 import { DEMO_USER } from "@tidemark/db/seed";
 import superjson from "superjson";
 import { trpcResponse } from "../../apps/web/src/server/trpc-response.ts";
+import { WEB_SERVER_BUNDLE_NAME } from "../../scripts/lib/build.ts";
 import { freePort } from "../../scripts/lib/ports.ts";
 import { httpLoad, type LoadRequest, type LoadResult } from "../lib/http-load.ts";
 import { profiled } from "../lib/profile.ts";
@@ -174,7 +175,7 @@ export const scenario: BenchScenario = {
         applicationName: "tidemark-bench-raw",
       });
       const rawDb = raw;
-      const webPid = findDescendant(tidemark.process.pid!, (cmd) => /apps\/web\/src\/main\.ts/.test(cmd));
+      const webPid = findDescendant(tidemark.process.pid!, (cmd) => cmd.includes(WEB_SERVER_BUNDLE_NAME));
       if (webPid === null) throw new Error("found no web server among npm start's processes");
       log(`api: the web server is process ${webPid}`);
       const cookies: string[] = [];

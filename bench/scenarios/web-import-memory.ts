@@ -4,7 +4,7 @@ import path from "node:path";
 import { exportBischeck } from "@tidemark/bischeck";
 import superjson from "superjson";
 import { memoryMb, sleep } from "../../apps/agent/bench/loopback.ts";
-import { ensureWebBuild } from "../../scripts/lib/build.ts";
+import { ensureWebBuild, WEB_SERVER_BUNDLE_NAME } from "../../scripts/lib/build.ts";
 import { REPO_ROOT } from "../../scripts/lib/paths.ts";
 import { freePort } from "../../scripts/lib/ports.ts";
 import { ProcessGroup, waitForHttp } from "../../scripts/lib/processes.ts";
@@ -77,8 +77,8 @@ export const scenario: BenchScenario = {
     };
     try {
       await waitForHttp(`${base}/api/health`, 60_000);
-      // The node process running the server, not tsx's launcher above it.
-      const pid = findDescendant(launcher.pid as number, (cmd) => /loader\.mjs\s.*apps\/web\/src\/main\.ts/.test(cmd));
+      // The node process running the server's bundle (the launcher itself).
+      const pid = findDescendant(launcher.pid as number, (cmd) => cmd.includes(WEB_SERVER_BUNDLE_NAME));
       if (pid === null) throw new Error("found no web server among the launcher's processes");
       // Warm-up: every code path the import takes, loaded once (pages, the list, a small import).
       const small = exportBischeck({

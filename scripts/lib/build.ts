@@ -71,9 +71,12 @@ function webDistDir(): string {
   return path.join(REPO_ROOT, "apps", "web", process.env.TIDEMARK_NEXT_DIST ?? ".next");
 }
 
+/** The file name of the web server's bundle: what finds its process among others (benchmarks). */
+export const WEB_SERVER_BUNDLE_NAME = "tidemark-server.mjs";
+
 /** The web server's one-file bundle, built with the Next.js build it serves (bundleWebServer). */
 export function webServerBundle(): string {
-  return path.join(webDistDir(), "tidemark-server.mjs");
+  return path.join(webDistDir(), WEB_SERVER_BUNDLE_NAME);
 }
 
 /** The production `next build` and the web server's bundle, unless both are current. */
