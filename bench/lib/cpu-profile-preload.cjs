@@ -6,7 +6,8 @@ const { Session } = require("node:inspector");
 const { writeFileSync } = require("node:fs");
 const path = require("node:path");
 
-if (process.argv.some((a) => /[/\\]next$/.test(a) || a.endsWith("next/dist/bin/next")) && process.argv.includes("start")) {
+// The web server: its bundle (scripts/lib/build.ts's WEB_SERVER_BUNDLE_NAME).
+if (process.argv.some((a) => a.endsWith("tidemark-server.mjs"))) {
   const session = new Session();
   session.connect();
   let running = false;

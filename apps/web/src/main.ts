@@ -1,15 +1,17 @@
 import http from "node:http";
 import next from "next";
-import { isDirectApiCall, serveRoute } from "./server/node-route.ts";
+import { healthRoute } from "./server/health-route.ts";
+import { isDirectApiCall, isHealthCheck, serveRoute } from "./server/node-route.ts";
 import { stampPeerAddress } from "./server/peer-address.ts";
 import { trpcRoute } from "./server/trpc-route.ts";
 
 /**
  * The production web server (`npm start`, the Docker image): Next.js for pages and every other
- * route, and the dashboard's API (`/api/trpc/…`) answered straight from Node's HTTP server by the
- * same route function Next.js serves (server/trpc-route.ts). Under Next.js an API call spent
- * about 1.5 ms of CPU in routing, the proxy and request wrapping on top of the procedure's own
- * 0.9 ms (bench/scenarios/api.ts); the API is most of the server's traffic.
+ * route, and the dashboard's API (`/api/trpc/…`) and `/api/health` answered straight from Node's
+ * HTTP server by the same route functions Next.js serves (server/trpc-route.ts,
+ * server/health-route.ts). Under Next.js an API call spent about 1.5 ms of CPU in routing, the
+ * proxy and request wrapping on top of the procedure's own 0.9 ms (bench/scenarios/api.ts); the
+ * API is most of the server's traffic. A health probe no longer waits for Next.js to load a route.
  * Run from the web app's folder (Next.js finds its build there); PORT chooses the port (3000).
  */
 
@@ -20,7 +22,11 @@ async function main(): Promise<void> {
   const nextHandler = app.getRequestHandler();
   await app.prepare();
   const server = http.createServer((req, res) => {
-    const served = isDirectApiCall(req.url) ? serveRoute(trpcRoute, req, res) : nextHandler(req, res);
+    const served = isDirectApiCall(req.url)
+      ? serveRoute(trpcRoute, req, res)
+      : isHealthCheck(req.url)
+        ? serveRoute(healthRoute, req, res)
+        : nextHandler(req, res);
     served.catch((error: unknown) => {
       console.error("request failed:", error);
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });

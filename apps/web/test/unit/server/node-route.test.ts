@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { isDirectApiCall, MAX_BODY_BYTES, serveRoute } from "../../../src/server/node-route.ts";
+import { isDirectApiCall, isHealthCheck, MAX_BODY_BYTES, serveRoute } from "../../../src/server/node-route.ts";
 
 /** The API's direct path (src/main.ts) as a client meets it: a real HTTP server around serveRoute. */
 
@@ -110,5 +110,19 @@ describe("isDirectApiCall", () => {
     ["/api/trpc/ok?input=%E0%A4%A", true],
   ])("%s → %s", (url, direct) => {
     expect(isDirectApiCall(url)).toBe(direct);
+  });
+});
+
+describe("isHealthCheck", () => {
+  it.each([
+    ["/api/health", true],
+    ["/api/health?probe=docker", true],
+    ["/api/healthz", false],
+    ["/api/health/x", false],
+    ["/api/trpc/health", false],
+    ["/", false],
+    [undefined, false],
+  ])("%s → %s", (url, direct) => {
+    expect(isHealthCheck(url)).toBe(direct);
   });
 });
