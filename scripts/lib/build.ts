@@ -88,6 +88,7 @@ export async function ensureWebBuild(log: (m: string) => void): Promise<void> {
     path.join(web, "next.config.ts"),
     path.join(REPO_ROOT, "packages"),
     path.join(REPO_ROOT, "package-lock.json"),
+    path.join(REPO_ROOT, "scripts", "lib", "bundle.ts"),
   ]);
   if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp && existsSync(webServerBundle())) return;
   log("building the web app (first start, or the sources changed)");

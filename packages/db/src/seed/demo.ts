@@ -379,10 +379,10 @@ export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boo
   for (const [key, shape] of items) {
     const seriesId = seriesIds.get(key);
     if (seriesId === undefined) continue;
-    const random = seed++;
+    const seriesSeed = seed++;
     const points = [
-      ...generatePoints(shape, { from: now - days * DAY, to: detailedFrom, stepMs: OLDER_STEP_MS, seed: random }),
-      ...generatePoints(shape, { from: detailedFrom, to: now, stepMs: MINUTE, seed: random }),
+      ...generatePoints(shape, { from: now - days * DAY, to: detailedFrom, stepMs: OLDER_STEP_MS, seed: seriesSeed }),
+      ...generatePoints(shape, { from: detailedFrom, to: now, stepMs: MINUTE, seed: seriesSeed }),
     ].map((p) => ({ seriesId, ts: new Date(p.ts), value: p.value }));
     total += await insertPoints(db, points);
   }
