@@ -206,11 +206,15 @@ export const scenario: BenchScenario = {
         return { ...result, webServerCpuMsPerRequest: Math.round((webCpuMs / Math.max(1, result.requests)) * 100) / 100 };
       };
 
+      /** An unmeasured run of WARM_UP_SECONDS, the way the measured one after it will load the server. */
+      const warmUp = (request: LoadRequest, connections: number, requestsPerSecond?: number) =>
+        httpLoad({ url: base, request, cookies, connections, seconds: WARM_UP_SECONDS, requestsPerSecond });
+
       const concurrent: Record<string, Awaited<ReturnType<typeof measure>>> = {};
       for (const [name, request] of Object.entries(procedures)) {
         if (ONLY && !ONLY.includes(name)) continue;
         // Unmeasured: the first calls load the route's modules and warm the JIT.
-        await httpLoad({ url: base, request, cookies, connections: USERS, seconds: WARM_UP_SECONDS });
+        await warmUp(request, USERS);
         concurrent[name] = await measure(request, USERS);
         log(
           `api: ${name} · ${USERS} users: ${concurrent[name].requestsPerSecond} req/s, p50 ${concurrent[name].latencyMs.p50} ms, p95 ${concurrent[name].latencyMs.p95} ms`,
@@ -221,14 +225,7 @@ export const scenario: BenchScenario = {
         if (ONLY && !ONLY.includes(name)) continue;
         // Unmeasured, at the same rate: the requests of the run before (50 users, the last ones
         // still in the database when it stops sending) finish here, not in this run's tail.
-        await httpLoad({
-          url: base,
-          request: procedures[name]!,
-          cookies,
-          connections: FIXED_RATE,
-          seconds: WARM_UP_SECONDS,
-          requestsPerSecond: FIXED_RATE,
-        });
+        await warmUp(procedures[name]!, FIXED_RATE, FIXED_RATE);
         fixedRate[name] = await measure(procedures[name]!, FIXED_RATE, FIXED_RATE);
         log(`api: ${name} at ${FIXED_RATE} req/s: p50 ${fixedRate[name].latencyMs.p50} ms, p99 ${fixedRate[name].latencyMs.p99} ms`);
       }

@@ -87,6 +87,9 @@ export const scenario: BenchScenario = {
     const backgroundLoad = Number(process.env.BENCH_BACKGROUND_LOAD ?? 0);
     const stopSpinning = spinners(backgroundLoad);
     const loadAverageAtStart = os.loadavg()[0];
+    const logLines = (lines: StartLine[]) => {
+      for (const { atSeconds, line } of lines) log(`  ${atSeconds.toFixed(1).padStart(6)} s  ${line}`);
+    };
     try {
       execFileSync("git", ["clone", "--quiet", REPO_ROOT, dir]);
       symlinkSync(path.join(REPO_ROOT, "..", "shared"), path.join(root, "shared"));
@@ -98,11 +101,11 @@ export const scenario: BenchScenario = {
       const port = await freePort();
       const first = await timedNpmStart(dir, port);
       log(`first npm start: ${first.seconds} s to the URL`);
-      for (const { atSeconds, line } of first.lines) log(`  ${atSeconds.toFixed(1).padStart(6)} s  ${line}`);
+      logLines(first.lines);
       await first.stop();
       const second = await timedNpmStart(dir, port);
       log(`second npm start: ${second.seconds} s to the URL`);
-      for (const { atSeconds, line } of second.lines) log(`  ${atSeconds.toFixed(1).padStart(6)} s  ${line}`);
+      logLines(second.lines);
       await second.stop();
       const toFirstUse = Math.round((installSeconds + first.seconds) * 10) / 10;
       return {

@@ -43,14 +43,22 @@ export async function ensurePrismaClient(log: (m: string) => void): Promise<void
   });
 }
 
-/** What the worker's bundle is built from: its sources, the packages, the locked dependencies and the bundler's settings. */
-function workerSources(): string[] {
-  return [
-    path.join(REPO_ROOT, "apps", "worker", "src"),
-    path.join(REPO_ROOT, "packages"),
-    path.join(REPO_ROOT, "package-lock.json"),
-    path.join(REPO_ROOT, "scripts", "lib", "bundle.ts"),
-  ];
+/** What every bundle is built from besides its app's sources: the packages, the locked dependencies and the bundler's settings. */
+const SHARED_SOURCES = [
+  path.join(REPO_ROOT, "packages"),
+  path.join(REPO_ROOT, "package-lock.json"),
+  path.join(REPO_ROOT, "scripts", "lib", "bundle.ts"),
+];
+
+/**
+ * Runs `build` unless `stampFile` holds the fingerprint of `sources` and every one of `outputs`
+ * exists; then stamps it.
+ */
+async function buildWhenChanged(stampFile: string, sources: string[], outputs: string[], build: () => Promise<unknown>): Promise<void> {
+  const stamp = fingerprint(sources);
+  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp && outputs.every((o) => existsSync(o))) return;
+  await build();
+  writeFileSync(stampFile, stamp);
 }
 
 /**
@@ -58,12 +66,10 @@ function workerSources(): string[] {
  * changed: a start on an unchanged checkout spends no CPU on esbuild beside the database's start.
  */
 export async function ensureWorkerBundle(outfile: string): Promise<string> {
-  const stampFile = `${outfile}.stamp`;
-  const stamp = fingerprint(workerSources());
-  if (existsSync(outfile) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return outfile;
-  const built = await bundleWorker(outfile);
-  writeFileSync(stampFile, stamp);
-  return built;
+  await buildWhenChanged(`${outfile}.stamp`, [path.join(REPO_ROOT, "apps", "worker", "src"), ...SHARED_SOURCES], [outfile], () =>
+    bundleWorker(outfile),
+  );
+  return outfile;
 }
 
 /** The web build's folder (Next.js's distDir; TIDEMARK_NEXT_DIST lets checkouts build side by side). */
@@ -82,17 +88,10 @@ export function webServerBundle(): string {
 /** The production `next build` and the web server's bundle, unless both are current. */
 export async function ensureWebBuild(log: (m: string) => void): Promise<void> {
   const web = path.join(REPO_ROOT, "apps", "web");
-  const stampFile = path.join(webDistDir(), "tidemark-build-stamp");
-  const stamp = fingerprint([
-    path.join(web, "src"),
-    path.join(web, "next.config.ts"),
-    path.join(REPO_ROOT, "packages"),
-    path.join(REPO_ROOT, "package-lock.json"),
-    path.join(REPO_ROOT, "scripts", "lib", "bundle.ts"),
-  ]);
-  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp && existsSync(webServerBundle())) return;
-  log("building the web app (first start, or the sources changed)");
-  await run(bin("next"), ["build"], { cwd: web, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  await bundleWebServer(webServerBundle());
-  writeFileSync(stampFile, stamp);
+  const sources = [path.join(web, "src"), path.join(web, "next.config.ts"), ...SHARED_SOURCES];
+  await buildWhenChanged(path.join(webDistDir(), "tidemark-build-stamp"), sources, [webServerBundle()], async () => {
+    log("building the web app (first start, or the sources changed)");
+    await run(bin("next"), ["build"], { cwd: web, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    await bundleWebServer(webServerBundle());
+  });
 }

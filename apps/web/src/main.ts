@@ -15,6 +15,13 @@ import { trpcRoute } from "./server/trpc-route.ts";
  * Run from the web app's folder (Next.js finds its build there); PORT chooses the port (3000).
  */
 
+/** The route this server answers itself for `url`, or null for Next.js. */
+function directRoute(url: string | undefined): ((request: Request) => Promise<Response>) | null {
+  if (isDirectApiCall(url)) return trpcRoute;
+  if (isHealthCheck(url)) return healthRoute;
+  return null;
+}
+
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   stampPeerAddress();
@@ -22,11 +29,8 @@ async function main(): Promise<void> {
   const nextHandler = app.getRequestHandler();
   await app.prepare();
   const server = http.createServer((req, res) => {
-    const served = isDirectApiCall(req.url)
-      ? serveRoute(trpcRoute, req, res)
-      : isHealthCheck(req.url)
-        ? serveRoute(healthRoute, req, res)
-        : nextHandler(req, res);
+    const route = directRoute(req.url);
+    const served = route ? serveRoute(route, req, res) : nextHandler(req, res);
     served.catch((error: unknown) => {
       console.error("request failed:", error);
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
