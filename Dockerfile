@@ -14,7 +14,7 @@ RUN npm install --no-audit --no-fund && npm cache clean --force
 # ── the schema migrations, and the demo organisation when TIDEMARK_SEED_DEMO=1
 FROM source AS migrate
 USER node
-CMD ["node_modules/.bin/tsx", "scripts/migrate.ts"]
+CMD ["node", "--import", "tsx", "scripts/migrate.ts"]
 
 # ── the web app: a production `next build` and its server's one-file bundle, once, at image
 #    build time, as `npm start` makes them (scripts/lib/build.ts)
@@ -45,4 +45,4 @@ RUN apt-get update -qq \
 USER node
 WORKDIR /app/apps/agent
 # The agent's node options (apps/agent/src/node-options.ts) size its young generation.
-CMD ["../../node_modules/.bin/tsx", "--max-semi-space-size=1", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=1", "--import", "tsx", "src/main.ts"]

@@ -14,10 +14,11 @@ import { prepareDatabase } from "./lib/database.ts";
 import { provisionDemoFleet } from "./lib/demo-fleet.ts";
 import { provisionLocalAgent } from "./lib/local-agent.ts";
 import { fail, say } from "./lib/log.ts";
-import { bin, DATA_DIR, REPO_ROOT, sharedDir } from "./lib/paths.ts";
+import { DATA_DIR, REPO_ROOT, sharedDir } from "./lib/paths.ts";
 import { isPortFree } from "./lib/ports.ts";
 import { ProcessGroup, waitForHttp } from "./lib/processes.ts";
 import { ensureSystemPackages, START_PACKAGES } from "./lib/system-packages.ts";
+import { typeScriptEntry } from "./lib/typescript-entry.ts";
 import { webServerCommand } from "./lib/web-server.ts";
 
 const started = Date.now();
@@ -36,12 +37,11 @@ async function main() {
     fail(`Port ${port} is already in use: stop what is using it, or start Tidemark on another port with PORT=3001 npm start.`);
   }
   await ensurePrismaClient(say);
-  try {
-    // The local agent runs Debian's monitoring plugins: installed before anything starts.
-    ensureSystemPackages(START_PACKAGES, say);
-  } catch (error) {
+  // The local agent runs Debian's monitoring plugins. On a fresh machine apt installs them (about
+  // 9 s) while the web app builds and the demo is seeded; the agent starts once they are in.
+  const plugins = ensureSystemPackages(START_PACKAGES, say).catch((error: unknown) => {
     say(`warning: ${error instanceof Error ? error.message : String(error)} — the local agent's checks will fail until then`);
-  }
+  });
   // The web build reads no database: it runs while the database starts and the demo is seeded
   // (the two use different resources — Next's compilers and the database server — so a first start
   // takes the longer of the two, not their sum).
@@ -95,24 +95,32 @@ async function main() {
   await db.close();
 
   await webStarted;
+  // The web server first, alone: the worker's first cycle (the demo's last days) and the agents'
+  // loading took the CPU and the database from its first requests, 4–5 s of a first start on a
+  // quiet machine. None of them was ever waited for; they start the moment it answers.
+  const health = (await (await waitForHttp(`http://127.0.0.1:${port}/api/health`, 60_000)).json()) as { database: { kind: string } };
   group.start("worker", process.execPath, [...WORKER_NODE_OPTIONS, await workerBundle], {
     cwd: path.join(REPO_ROOT, "apps", "worker"),
     env: { ...env, TIDEMARK_URL: `http://127.0.0.1:${port}` },
   });
-  if (localAgentEnv !== null)
-    group.start("agent", bin("tsx"), [...AGENT_NODE_OPTIONS, path.join(REPO_ROOT, "apps", "agent", "src", "main.ts")], {
+  await plugins;
+  if (localAgentEnv !== null) {
+    const agent = typeScriptEntry(path.join(REPO_ROOT, "apps", "agent", "src", "main.ts"), AGENT_NODE_OPTIONS);
+    group.start("agent", agent.command, agent.args, {
       cwd: path.join(REPO_ROOT, "apps", "agent"),
       env: localAgentEnvironment(env, { TIDEMARK_URL: `http://127.0.0.1:${port}`, ...localAgentEnv }),
     });
+  }
 
-  if (demoAgents && demoAgents.length > 0)
-    group.start("demo-agents", bin("tsx"), [path.join(REPO_ROOT, "scripts", "demo-fleet.ts")], {
+  if (demoAgents && demoAgents.length > 0) {
+    const fleet = typeScriptEntry(path.join(REPO_ROOT, "scripts", "demo-fleet.ts"));
+    group.start("demo-agents", fleet.command, fleet.args, {
       cwd: REPO_ROOT,
       // Agents of their own: like the local agent, they get none of the server's secrets.
       env: localAgentEnvironment(env, { TIDEMARK_URL: `http://127.0.0.1:${port}`, TIDEMARK_DEMO_AGENTS: JSON.stringify(demoAgents) }),
     });
+  }
 
-  const health = (await (await waitForHttp(`http://127.0.0.1:${port}/api/health`, 60_000)).json()) as { database: { kind: string } };
   say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s — database: ${health.database.kind}`);
   say(`open http://localhost:${port} and sign in as ${DEMO_USER.email} / ${DEMO_USER.password}`);
 }

@@ -31,6 +31,7 @@ import {
   removeSystemPackages,
   type SystemPackage,
 } from "./lib/system-packages.ts";
+import { typeScriptEntry } from "./lib/typescript-entry.ts";
 
 const PHASES = ["types", "unit", "integration", "plain", "e2e"] as const;
 type Phase = (typeof PHASES)[number];
@@ -196,7 +197,8 @@ async function browserTests() {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), TIDEMARK_DATA_DIR: dataDir, TIDEMARK_DEMO_DAYS: "3" };
   delete env.DATABASE_URL;
-  const app = spawn(bin("tsx"), [path.join(REPO_ROOT, "scripts", "start.ts")], { cwd: REPO_ROOT, env, stdio: "inherit" });
+  const start = typeScriptEntry(path.join(REPO_ROOT, "scripts", "start.ts"));
+  const app = spawn(start.command, start.args, { cwd: REPO_ROOT, env, stdio: "inherit" });
   const out = path.join(resultsDir, "playwright.json");
   try {
     await waitForHttp(`http://127.0.0.1:${port}/api/health`, 240_000);
@@ -229,7 +231,7 @@ async function main() {
   if (fresh) removeSystemPackages(FRESH_REMOVABLE, say);
   const needed = [...new Set([...phases].flatMap((phase) => PHASE_PACKAGES[phase]))];
   say("── system packages");
-  const installed = ensureSystemPackages(needed, say);
+  const installed = await ensureSystemPackages(needed, say);
   if (!installed.length) say(`all present: ${needed.map((p) => p.name).join(", ") || "none needed"}`);
   if (phases.has("types")) await typecheck();
   if (phases.has("unit")) await vitest("unit", "unit", []);

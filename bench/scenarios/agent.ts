@@ -71,7 +71,7 @@ export const scenario: BenchScenario = {
   needsDatabase: false,
   async run({ log }) {
     // Every check runs Debian's check_dummy: installed before the measurement when missing.
-    ensureSystemPackages([MONITORING_PLUGINS], log);
+    await ensureSystemPackages([MONITORING_PLUGINS], log);
     return {
       checks: CHECKS,
       schedule: "1M",

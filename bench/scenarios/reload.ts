@@ -48,7 +48,7 @@ export const scenario: BenchScenario = {
   needsDatabase: false,
   async run({ log }) {
     // Every check runs Debian's check_dummy: installed before the measurement when missing.
-    ensureSystemPackages([MONITORING_PLUGINS], log);
+    await ensureSystemPackages([MONITORING_PLUGINS], log);
     const server = new BenchServer((after) => (after < PUSHES ? configFor(after + 1) : null));
     const agent = await spawnBenchAgent(await server.start(), "bundle");
     try {

@@ -152,7 +152,7 @@ export const scenario: BenchScenario = {
   needsDatabase: true,
   async run({ db, log }) {
     if (!db) throw new Error("the timeline-render scenario needs a database");
-    ensureChromium(log);
+    await ensureChromium(log);
     const { organization, session } = await benchUserSession(db, "Render");
     // The history ends now, so that the live 30-day window the page offers shows all of it.
     const history = await seedAlertHistory(db, organization.id, Math.floor(Date.now() / 60_000) * 60_000);

@@ -14,6 +14,6 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Playwright cannot download its browser here; Debian's Chromium is installed instead (once, up front). */
-export function ensureChromium(log: (m: string) => void): void {
-  ensureSystemPackages([CHROMIUM_PACKAGE], log);
+export async function ensureChromium(log: (m: string) => void): Promise<void> {
+  await ensureSystemPackages([CHROMIUM_PACKAGE], log);
 }

@@ -7,6 +7,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { run } from "./processes.ts";
 
 export interface SystemPackage {
   /** Debian's package name. */
@@ -84,10 +85,11 @@ const aptEnv = () => ({ ...process.env, DEBIAN_FRONTEND: "noninteractive" });
 const APT_LOCK_WAIT = ["-o", "DPkg::Lock::Timeout=600"];
 
 /**
- * Installs the missing ones (as root; otherwise says what to run and throws). Returns the names
- * installed. One `apt-get update` for all of them, and only when something is missing.
+ * Installs the missing ones (as root; otherwise says what to run and throws). Resolves to the
+ * names installed. One `apt-get update` for all of them, and only when something is missing.
+ * Asynchronous, so that `npm start` on a fresh machine builds and seeds while apt works.
  */
-export function ensureSystemPackages(packages: readonly SystemPackage[], log: (m: string) => void): string[] {
+export async function ensureSystemPackages(packages: readonly SystemPackage[], log: (m: string) => void): Promise<string[]> {
   const missing = missingPackages(packages);
   if (!missing.length) return [];
   const names = missing.map((p) => p.name);
@@ -99,11 +101,8 @@ export function ensureSystemPackages(packages: readonly SystemPackage[], log: (m
   }
   const started = Date.now();
   log(`installing Debian packages: ${list}`);
-  execFileSync("apt-get", [...APT_LOCK_WAIT, "update", "-qq"], { stdio: "inherit", env: aptEnv() });
-  execFileSync("apt-get", [...APT_LOCK_WAIT, "install", "-y", "-qq", "--no-install-recommends", ...names], {
-    stdio: "inherit",
-    env: aptEnv(),
-  });
+  await run("apt-get", [...APT_LOCK_WAIT, "update", "-qq"], { cwd: "/", env: aptEnv() });
+  await run("apt-get", [...APT_LOCK_WAIT, "install", "-y", "-qq", "--no-install-recommends", ...names], { cwd: "/", env: aptEnv() });
   const still = missingPackages(missing);
   if (still.length) throw new Error(`apt-get installed ${names.join(" ")} but ${still.map((p) => p.provides).join(", ")} is still missing`);
   log(`installed ${names.join(", ")} in ${((Date.now() - started) / 1000).toFixed(0)} s`);

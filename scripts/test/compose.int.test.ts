@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { AGENT_NODE_OPTIONS } from "../../apps/agent/src/node-options.ts";
 import { WORKER_NODE_OPTIONS } from "../../apps/worker/src/node-options.ts";
 import { REPO_ROOT } from "../lib/paths.ts";
+import { typeScriptEntry } from "../lib/typescript-entry.ts";
 import { webServerCommand } from "../lib/web-server.ts";
 
 /**
@@ -144,7 +145,8 @@ describe("Dockerfile", () => {
       /group\.start\("worker", process\.execPath, \[\.\.\.WORKER_NODE_OPTIONS, await workerBundle\]/,
     );
     const agent = stages.get("agent")!;
-    expect(agent.cmd?.slice(1, -1)).toEqual(AGENT_NODE_OPTIONS);
+    // The agent: as npm start runs it (typeScriptEntry), with the agent's node options.
+    expect(agent.cmd).toEqual(["node", ...typeScriptEntry("src/main.ts", AGENT_NODE_OPTIONS).args]);
     expect(existsSync(path.join(REPO_ROOT, agent.workdir!.replace(/^\/app\//, ""), "src", "main.ts"))).toBe(true);
     // The web server: the bundle scripts/lib/web-server.ts has every launcher run, from the web
     // app's folder, built at image build time as npm start builds it (ensureWebBuild).
@@ -155,7 +157,7 @@ describe("Dockerfile", () => {
     expect(path.basename(web.cmd![0]!)).toBe(path.basename(launched.command));
     expect(path.join(REPO_ROOT, web.workdir!.replace(/^\/app\//, ""), web.cmd![1]!)).toBe(launched.args[0]);
     expect(path.join(REPO_ROOT, web.workdir!.replace(/^\/app\//, ""))).toBe(launched.cwd);
-    expect(stages.get("migrate")!.cmd?.at(-1)).toBe("scripts/migrate.ts");
+    expect(stages.get("migrate")!.cmd).toEqual(["node", ...typeScriptEntry("scripts/migrate.ts").args]);
   });
 
   it("installs the monitoring plugins the agent's shell checks run", () => {
