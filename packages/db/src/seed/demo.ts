@@ -26,6 +26,13 @@ const DAY = 86_400_000;
  */
 const DETAILED_DAYS = 4;
 const OLDER_STEP_MS = 5 * MINUTE;
+/**
+ * How much of each NAB series the demo keeps: six weeks before now, what the longest preview (30
+ * days) of a last-week threshold reads. All of nyc_taxi (seven months) put about 200 daily chunks
+ * into metric_points for 10 000 points: 4.5 s of a quiet first start, and a plan over every chunk
+ * on each list call of the embedded server (issue 22, docs/scaling.md).
+ */
+const NAB_DAYS = 42;
 
 interface DemoItem {
   service: string;
@@ -395,7 +402,7 @@ export async function seedDemo(db: Database, opts: DemoSeedOptions): Promise<boo
     for (const s of NAB_SERIES) {
       const seriesId = nabIds.get(`${s.host}-${s.service}-${s.item}`);
       if (seriesId === undefined) continue;
-      const rows = await readNabSeries(path.join(opts.nabDir, s.file), now);
+      const rows = (await readNabSeries(path.join(opts.nabDir, s.file), now)).filter((r) => r.ts >= now - NAB_DAYS * DAY);
       total += await insertPoints(
         db,
         rows.map((r) => ({ seriesId, ts: new Date(r.ts), value: r.value })),
