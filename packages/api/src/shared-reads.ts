@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { reusedOutput } from "./wire-format.ts";
 
 /**
  * One answer of a dashboard read shared by every caller of an organisation who asks the same
@@ -23,8 +24,9 @@ export class SharedReads {
       // Staleness is judged on the clock of each read (lru-cache otherwise reuses one reading for 1 ms).
       ttlResolution: 0,
       ...(options.now ? { perf: { now: options.now } } : {}),
-      // lru-cache calls this once per key however many callers are waiting for it.
-      fetchMethod: async (_key, _stale, { context }) => ({ value: await context() }),
+      // lru-cache calls this once per key however many callers are waiting for it. Every caller
+      // gets the same answer, read-only, so its wire form is written once (wire-format.ts).
+      fetchMethod: async (_key, _stale, { context }) => ({ value: reusedOutput(await context()) }),
     });
   }
 

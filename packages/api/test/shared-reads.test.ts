@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SharedReads } from "../src/shared-reads.ts";
+import { serializeOutput } from "../src/wire-format.ts";
 
 /** A load that counts its calls and answers when told to. */
 function countedLoad<T>(value: T) {
@@ -23,6 +24,15 @@ describe("SharedReads", () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => shared.read("org-a", "dashboard.items", { limit: 50 }, load)));
     expect(load.calls).toBe(1);
     for (const answer of answers) expect(answer).toEqual({ rows: [1, 2] });
+  });
+
+  it("hands every caller the same read-only answer, whose wire form is written once", async () => {
+    const { shared } = reads();
+    const load = countedLoad({ rows: [{ id: "a", at: new Date(1) }] });
+    const [a, b] = await Promise.all([shared.read("org-a", "dashboard.items", {}, load), shared.read("org-a", "dashboard.items", {}, load)]);
+    expect(b).toBe(a);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(serializeOutput(b)).toBe(serializeOutput(a));
   });
 
   it("loads again once the answer is older than its time to live", async () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import superjson from "superjson";
 import { describe, expect, it } from "vitest";
-import { serializeOutput } from "../src/wire-format.ts";
+import { reusedOutput, serializeOutput } from "../src/wire-format.ts";
 
 /**
  * What superjson writes, or the error it throws: serializeOutput must do the same. As parsed JSON,
@@ -64,5 +64,23 @@ describe("serializeOutput", () => {
   ])("%s: as superjson writes it, and reads back", (_name, v) => {
     expect(outcome(serializeOutput, v)).toEqual(outcome(superjson.serialize, v));
     expect(superjson.deserialize(serializeOutput(v))).toEqual(v);
+  });
+});
+
+describe("reusedOutput", () => {
+  it("is written once for all its callers, as superjson writes it", () => {
+    const answer = reusedOutput({ rows: [{ id: "a", lastTs: new Date(1), value: undefined }], next: null });
+    const first = serializeOutput(answer);
+    expect(serializeOutput(answer)).toBe(first);
+    expect(outcome(() => first, null)).toEqual(outcome(superjson.serialize, answer));
+    expect(Object.isFrozen(answer)).toBe(true);
+  });
+
+  it("leaves every other value written afresh: a change between two calls shows", () => {
+    const page: { rows: number[] } = { rows: [1] };
+    const before = serializeOutput(page);
+    page.rows.push(2);
+    expect(serializeOutput(page)).not.toBe(before);
+    expect(serializeOutput(page).json).toEqual({ rows: [1, 2] });
   });
 });
