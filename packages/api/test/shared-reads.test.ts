@@ -29,7 +29,10 @@ describe("SharedReads", () => {
   it("hands every caller the same read-only answer, whose wire form is written once", async () => {
     const { shared } = reads();
     const load = countedLoad({ rows: [{ id: "a", at: new Date(1) }] });
-    const [a, b] = await Promise.all([shared.read("org-a", "dashboard.items", {}, load), shared.read("org-a", "dashboard.items", {}, load)]);
+    const [a, b] = await Promise.all([
+      shared.read("org-a", "dashboard.items", {}, load),
+      shared.read("org-a", "dashboard.items", {}, load),
+    ]);
     expect(b).toBe(a);
     expect(Object.isFrozen(a)).toBe(true);
     expect(serializeOutput(b)).toBe(serializeOutput(a));
