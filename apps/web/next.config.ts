@@ -29,7 +29,7 @@ const config: NextConfig = {
     turbopackFileSystemCacheForBuild: false,
     // Source maps of the server's chunks (263 files, 27 MB; the browser's are off by default):
     // nothing reads them — the server runs without --enable-source-maps — and writing them cost
-    // 10–15 % of the build's CPU (issue 22: 24.9 and 28.2 s against 27.0 and 33.2 s, two pairs).
+    // 10–15 % of the build's CPU (issue 22: 24.9 and 28.2 s of user CPU against 27.0 and 33.2 s).
     turbopackSourceMaps: false,
   },
   poweredByHeader: false,
