@@ -3,6 +3,7 @@ import { once } from "node:events";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { REPO_ROOT } from "../../scripts/lib/paths.ts";
+import { typeScriptEntry } from "../../scripts/lib/typescript-entry.ts";
 
 /** `npm start`'s last line: the URL is served from then on. */
 const READY_LINE = /open http:\/\/localhost:\d+ and sign in/;
@@ -23,7 +24,8 @@ export async function startTidemark(opts: {
   log: (message: string) => void;
   timeoutMs?: number;
 }): Promise<RunningTidemark> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "scripts", "start.ts")], {
+  const start = typeScriptEntry(path.join(REPO_ROOT, "scripts", "start.ts"));
+  const child = spawn(start.command, start.args, {
     cwd: REPO_ROOT,
     env: opts.env,
     stdio: ["ignore", "pipe", "pipe"],
