@@ -6,6 +6,7 @@
  * requests a minute: no plugin runs, nothing heavy.
  */
 
+import { setTimeout as sleep } from "node:timers/promises";
 import { demoSeriesShapes, prng, type SeriesShape, valueAt } from "@tidemark/db/seed";
 import { intervalMs } from "@tidemark/model";
 import type { AgentCheck, AgentConfig } from "@tidemark/protocol";
@@ -73,7 +74,9 @@ async function runAgent(server: ServerEndpoint, name: string, signal: AbortSigna
     } catch (error) {
       if (signal.aborted) break;
       log(`config poll failed: ${String(error)}; retrying in 10 s`);
-      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      // Abortable: on a stop, the web server closes this poll before this process sees its own
+      // signal, and a plain 10-s wait outlived npm start's 8-s grace (SIGKILL; issue 22).
+      await sleep(10_000, undefined, { signal }).catch(() => undefined);
     }
   }
 }
