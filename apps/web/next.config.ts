@@ -19,7 +19,10 @@ const config: NextConfig = {
     "@tidemark/suggest",
     "@tidemark/prometheus",
   ],
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@prisma/client", "protobufjs", "snappyjs", "pino", "prom-client"],
+  // Loaded from node_modules, not bundled (here and in the web server's bundle, scripts/lib/bundle.ts).
+  // @prisma/debug with the adapter: a bundled copy is another instance, whose history
+  // forgetPrismaHistory cleared while the adapter's kept a 10 000-host import (issue 22).
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@prisma/client", "@prisma/debug", "protobufjs", "snappyjs", "pino", "prom-client"],
   // Type checking is `npm run typecheck` (one place for the whole repo), not a build step.
   typescript: { ignoreBuildErrors: true },
   experimental: {
