@@ -34,8 +34,8 @@ const config: NextConfig = {
     // nothing reads them — the server runs without --enable-source-maps — and writing them cost
     // 10–15 % of the build's CPU (issue 22: 24.9 and 28.2 s of user CPU against 27.0 and 33.2 s).
     turbopackSourceMaps: false,
-    // The server's chunks unminified: minifying them was 15–20 % of the build's CPU (issue 22: 18.4–18.7
-    // against 21.0–22.1 s of user CPU, three builds each), for code that is read from disk once per
+    // The server's chunks unminified: minifying them was 15–20 % of the build's CPU (issue 22: 17.3–18.7
+    // against 20.9–22.1 s of user CPU, three builds each), for code that is read from disk once per
     // process; its stack traces keep their function names. The browser's bundles stay minified.
     serverMinification: false,
   },
