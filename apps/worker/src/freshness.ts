@@ -1,4 +1,4 @@
-import { agentSilentReason, agentSilentSince, itemFreshness, STALE_STATUS, staleAt, staleReason } from "@tidemark/alerts";
+import { agentIdleReason, agentSilentReason, agentSilentSince, itemFreshness, STALE_STATUS, staleAt, staleReason } from "@tidemark/alerts";
 import type { Database } from "@tidemark/db/client";
 import {
   deployedConfigurationRevision,
@@ -35,6 +35,11 @@ export class FreshnessWatch {
   private itemsLoadedAt = 0;
   /** Agents' heartbeat series already ensured (loadFreshnessAgents). */
   private readonly heartbeatSeries = new Map<string, number>();
+  /**
+   * The instant of the OK result that closes an idle agent's heartbeat alert, by agent: the first
+   * look that found it idle, so that later looks queue the same result until it is evaluated.
+   */
+  private readonly idleSince = new Map<string, number>();
 
   constructor(
     private readonly db: Database,
@@ -77,7 +82,23 @@ export class FreshnessWatch {
       });
     }
     let silentAgents = 0;
+    const idle = new Set<string>();
     for (const agent of agents) {
+      if (!agent.runsServices) {
+        // Its services moved away while its heartbeat was not OK: nothing watches it any more,
+        // so nothing else would ever close that alert.
+        idle.add(agent.id);
+        const ts = this.idleSince.get(agent.id) ?? Math.max(now, (agent.heartbeatTs ?? 0) + 1);
+        this.idleSince.set(agent.id, ts);
+        results.push({
+          organizationId: agent.organizationId,
+          seriesId: agent.heartbeatSeriesId,
+          ts,
+          status: 0,
+          output: agentIdleReason(agent.name),
+        });
+        continue;
+      }
       const since = agentSilentSince(now, agent.lastSeenAt);
       if (since !== null) {
         silentAgents++;
@@ -103,6 +124,7 @@ export class FreshnessWatch {
         });
       }
     }
+    for (const id of this.idleSince.keys()) if (!idle.has(id)) this.idleSince.delete(id);
     const fresh = results.filter((r) => !this.queued.has(`${r.seriesId}@${r.ts}`));
     await queueMadeUpResults(this.db, fresh);
     for (const r of fresh) this.queued.add(`${r.seriesId}@${r.ts}`);

@@ -51,7 +51,7 @@ async function setUp(watch = new FreshnessWatch(db)) {
          WHERE a.organization_id = $1 AND a.closed_at IS NULL ORDER BY s.key`,
       [org],
     );
-  return { send, tick, openAlerts, agentSeenAt };
+  return { send, tick, openAlerts, agentSeenAt, org };
 }
 
 describe("freshness", () => {
@@ -96,6 +96,23 @@ describe("freshness", () => {
     await send("h-s-disk", T0 + 11 * MINUTE, 1);
     await tick(T0 + 11 * MINUTE);
     expect(await openAlerts()).toEqual([]);
+  });
+
+  it("closes the alert of a silent agent whose services all moved away (nothing watches it any more)", async () => {
+    const { send, tick, openAlerts, agentSeenAt, org } = await setUp();
+    await agentSeenAt(T0 + 5_000);
+    await send("h-s-load", T0, 50);
+    await tick(T0 + 10 * MINUTE);
+    expect((await openAlerts()).map((a) => a.key)).toEqual(["edge1-agent-heartbeat"]);
+    // Its services run nowhere now; the agent stays silent.
+    await execute(db, `UPDATE services SET agent_id = NULL WHERE organization_id = $1`, [org]);
+    const queued = await tick(T0 + 12 * MINUTE);
+    expect(queued.map((r) => ({ ts: r.ts, status: r.status, output: r.output }))).toEqual([
+      { ts: T0 + 12 * MINUTE, status: 0, output: "agent edge1 runs no service: its calls are no longer watched" },
+    ]);
+    expect(await openAlerts()).toEqual([]);
+    // Closed once: an idle agent whose heartbeat is OK is not looked at again.
+    expect(await tick(T0 + 13 * MINUTE)).toEqual([]);
   });
 
   it("keeps watching as the configuration changes: items deployed after its first look are watched at the next", async () => {

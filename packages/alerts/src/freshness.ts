@@ -107,3 +107,12 @@ export function staleReason(input: { intervals: number; lastTs: number }): strin
 export function agentSilentReason(agent: string, lastSeen: number): string {
   return `stale: agent ${agent} has not called in since ${new Date(lastSeen).toISOString()}`;
 }
+
+/**
+ * The text of the made-up OK result that closes the heartbeat alert of an agent that runs no
+ * service any more: its calls are not watched, so its silence, or its coming back, would never
+ * be reported to close the alert.
+ */
+export function agentIdleReason(agent: string): string {
+  return `agent ${agent} runs no service: its calls are no longer watched`;
+}

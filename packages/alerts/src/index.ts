@@ -4,6 +4,7 @@ export {
   AGENT_SILENT_AFTER_MS,
   agentHeartbeatItem,
   agentHeartbeatKey,
+  agentIdleReason,
   agentSilentReason,
   agentSilentSince,
   DEFAULT_STALE_AFTER_INTERVALS,

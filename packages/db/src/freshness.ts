@@ -79,22 +79,32 @@ export interface FreshnessAgent {
   heartbeatSeriesId: number;
   heartbeatState: string | null;
   heartbeatTs: number | null;
+  /** false: the agent runs no service, and is listed only because its heartbeat is not OK. */
+  runsServices: boolean;
 }
 
 /**
- * Agents that run at least one service and are not revoked, with their heartbeat series (created
- * when missing). `heartbeatSeries` (organisation id and heartbeat key → series id) is the caller's
- * memory of the series already ensured, filled in here: a series, once created, keeps its id.
+ * The agents the watch looks at: those that run at least one service and are not revoked, with
+ * their heartbeat series (created when missing), and those that run none whose heartbeat is not
+ * OK (an agent whose services all moved away while it was silent: its alert must close).
+ * `heartbeatSeries` (organisation id and heartbeat key → series id) is the caller's memory of the
+ * series already ensured, filled in here: a series, once created, keeps its id.
  */
 export async function loadFreshnessAgents(db: Database, heartbeatSeries: Map<string, number> = new Map()): Promise<FreshnessAgent[]> {
-  const { rows } = await poolOf(db).query<{ id: string; organization_id: string; name: string; last_seen_at: Date | null }>(
-    `SELECT a.id, a.organization_id, a.name, a.last_seen_at FROM agents a
-     WHERE a.revoked_at IS NULL AND EXISTS (SELECT 1 FROM services s WHERE s.agent_id = a.id)`,
+  const { rows: all } = await poolOf(db).query<{
+    id: string;
+    organization_id: string;
+    name: string;
+    last_seen_at: Date | null;
+    runs_services: boolean;
+  }>(
+    `SELECT a.id, a.organization_id, a.name, a.last_seen_at, EXISTS (SELECT 1 FROM services s WHERE s.agent_id = a.id) AS runs_services
+     FROM agents a WHERE a.revoked_at IS NULL`,
   );
   const memoryKey = (organizationId: string, name: string) => `${organizationId}\n${agentHeartbeatKey(name)}`;
   const missing = new Map<string, string[]>();
-  for (const r of rows) {
-    if (heartbeatSeries.has(memoryKey(r.organization_id, r.name))) continue;
+  for (const r of all) {
+    if (!r.runs_services || heartbeatSeries.has(memoryKey(r.organization_id, r.name))) continue;
     const keys = missing.get(r.organization_id);
     if (keys) keys.push(agentHeartbeatKey(r.name));
     else missing.set(r.organization_id, [agentHeartbeatKey(r.name)]);
@@ -102,6 +112,17 @@ export async function loadFreshnessAgents(db: Database, heartbeatSeries: Map<str
   for (const [organizationId, keys] of missing) {
     for (const [key, id] of await ensureSeries(db, organizationId, keys)) heartbeatSeries.set(`${organizationId}\n${key}`, id);
   }
+  // An agent that runs nothing has a heartbeat series only if it ran something once: looked up, not created.
+  const idle = all.filter((r) => !r.runs_services && !heartbeatSeries.has(memoryKey(r.organization_id, r.name)));
+  if (idle.length > 0) {
+    const found = await poolOf(db).query<{ organization_id: string; key: string; id: string }>(
+      `SELECT s.organization_id, s.key, s.id FROM unnest($1::uuid[], $2::text[]) AS q(organization_id, key)
+       JOIN series s ON s.organization_id = q.organization_id AND s.key = q.key`,
+      [idle.map((r) => r.organization_id), idle.map((r) => agentHeartbeatKey(r.name))],
+    );
+    for (const f of found.rows) heartbeatSeries.set(`${f.organization_id}\n${f.key}`, Number(f.id));
+  }
+  const rows = all.filter((r) => heartbeatSeries.has(memoryKey(r.organization_id, r.name)));
   const seriesIdOf = (r: (typeof rows)[number]) => heartbeatSeries.get(memoryKey(r.organization_id, r.name))!;
   const states = await poolOf(db).query<{ series_id: string; state: string; ts: Date }>(
     `SELECT st.series_id, st.state, st.ts FROM unnest($1::uuid[], $2::bigint[]) AS q(organization_id, series_id)
@@ -109,18 +130,22 @@ export async function loadFreshnessAgents(db: Database, heartbeatSeries: Map<str
     [rows.map((r) => r.organization_id), rows.map(seriesIdOf)],
   );
   const stateOf = new Map(states.rows.map((s) => [Number(s.series_id), s]));
-  return rows.map((a) => {
+  return rows.flatMap((a) => {
     const seriesId = seriesIdOf(a);
     const state = stateOf.get(seriesId);
-    return {
-      id: a.id,
-      organizationId: a.organization_id,
-      name: a.name,
-      lastSeenAt: a.last_seen_at?.getTime() ?? null,
-      heartbeatSeriesId: seriesId,
-      heartbeatState: state?.state ?? null,
-      heartbeatTs: state?.ts.getTime() ?? null,
-    };
+    if (!a.runs_services && (state === undefined || state.state === "OK")) return [];
+    return [
+      {
+        id: a.id,
+        organizationId: a.organization_id,
+        name: a.name,
+        lastSeenAt: a.last_seen_at?.getTime() ?? null,
+        heartbeatSeriesId: seriesId,
+        heartbeatState: state?.state ?? null,
+        heartbeatTs: state?.ts.getTime() ?? null,
+        runsServices: a.runs_services,
+      },
+    ];
   });
 }
 
