@@ -9,7 +9,7 @@ import { bundleWebServer } from "../lib/bundle.ts";
  * from node_modules, one instance each: forgetPrismaHistory (packages/db/src/prisma.ts) clears
  * @prisma/debug's history, and only the instance the pg adapter logs to holds the bulk
  * statements. With a copy of its own inside the bundle, a 10 000-host import left the web
- * process 30–40 % larger a minute later (bench/scenarios/web-import-memory.ts).
+ * process 28–40 % larger a minute later (bench/scenarios/web-import-memory.ts).
  */
 const scratch = mkdtempSync(path.join(os.tmpdir(), "tidemark-web-bundle-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -112,7 +112,7 @@ export async function loadFreshnessAgents(db: Database, heartbeatSeries: Map<str
   for (const [organizationId, keys] of missing) {
     for (const [key, id] of await ensureSeries(db, organizationId, keys)) heartbeatSeries.set(`${organizationId}\n${key}`, id);
   }
-  // An agent that runs nothing has a heartbeat series only if it ran something once: looked up, not created.
+  // An agent that runs nothing matters only when its heartbeat is not OK, so its series already exists: looked up, not created.
   const idle = all.filter((r) => !r.runs_services && !heartbeatSeries.has(memoryKey(r.organization_id, r.name)));
   if (idle.length > 0) {
     const found = await poolOf(db).query<{ organization_id: string; key: string; id: string }>(
