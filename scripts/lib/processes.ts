@@ -59,11 +59,30 @@ export class ProcessGroup {
   }
 }
 
-export async function run(command: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<void> {
+/** How much of a quiet command's output a failure shows: its end, where the reason is. */
+const QUIET_OUTPUT_TAIL_LINES = 20;
+
+/**
+ * Runs a command to its end. `quiet`: its output is kept, not shown, and the end of it is in the
+ * error when it fails — for a command that runs beside others whose output matters more (apt
+ * beside `npm start`'s build, whose lines it interleaved with).
+ */
+export async function run(command: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; quiet?: boolean }): Promise<void> {
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: "inherit" });
+    const child = spawn(command, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: opts.quiet ? ["ignore", "pipe", "pipe"] : "inherit",
+    });
+    const output: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
+    child.on("close", (code) => {
+      if (code === 0) return resolve();
+      const tail = Buffer.concat(output).toString().trimEnd().split("\n").slice(-QUIET_OUTPUT_TAIL_LINES).join("\n");
+      reject(new Error(`${command} ${args.join(" ")} exited with ${code}${tail ? `:\n${tail}` : ""}`));
+    });
   });
 }
 
