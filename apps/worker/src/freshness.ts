@@ -33,13 +33,13 @@ export class FreshnessWatch {
   private items: WatchedItem[] = [];
   private itemsRevision: string | null = null;
   private itemsLoadedAt = 0;
-  /** Agents' heartbeat series already ensured (loadFreshnessAgents). */
+  /** Agents' heartbeat series already ensured or found (loadFreshnessAgents). */
   private readonly heartbeatSeries = new Map<string, number>();
   /**
    * The instant of the OK result that closes an idle agent's heartbeat alert, by agent: the first
    * look that found it idle, so that later looks queue the same result until it is evaluated.
    */
-  private readonly idleSince = new Map<string, number>();
+  private idleSince = new Map<string, number>();
 
   constructor(
     private readonly db: Database,
@@ -82,14 +82,13 @@ export class FreshnessWatch {
       });
     }
     let silentAgents = 0;
-    const idle = new Set<string>();
+    const idleSince = new Map<string, number>();
     for (const agent of agents) {
       if (!agent.runsServices) {
         // Its services moved away while its heartbeat was not OK: nothing watches it any more,
         // so nothing else would ever close that alert.
-        idle.add(agent.id);
         const ts = this.idleSince.get(agent.id) ?? Math.max(now, (agent.heartbeatTs ?? 0) + 1);
-        this.idleSince.set(agent.id, ts);
+        idleSince.set(agent.id, ts);
         results.push({
           organizationId: agent.organizationId,
           seriesId: agent.heartbeatSeriesId,
@@ -124,7 +123,7 @@ export class FreshnessWatch {
         });
       }
     }
-    for (const id of this.idleSince.keys()) if (!idle.has(id)) this.idleSince.delete(id);
+    this.idleSince = idleSince;
     const fresh = results.filter((r) => !this.queued.has(`${r.seriesId}@${r.ts}`));
     await queueMadeUpResults(this.db, fresh);
     for (const r of fresh) this.queued.add(`${r.seriesId}@${r.ts}`);

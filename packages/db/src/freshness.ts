@@ -88,7 +88,7 @@ export interface FreshnessAgent {
  * their heartbeat series (created when missing), and those that run none whose heartbeat is not
  * OK (an agent whose services all moved away while it was silent: its alert must close).
  * `heartbeatSeries` (organisation id and heartbeat key → series id) is the caller's memory of the
- * series already ensured, filled in here: a series, once created, keeps its id.
+ * series already ensured or found, filled in here: a series, once created, keeps its id.
  */
 export async function loadFreshnessAgents(db: Database, heartbeatSeries: Map<string, number> = new Map()): Promise<FreshnessAgent[]> {
   const { rows: all } = await poolOf(db).query<{
