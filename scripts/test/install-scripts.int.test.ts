@@ -13,7 +13,7 @@ import { REPO_ROOT } from "../lib/paths.ts";
 
 const root = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { allowScripts?: Record<string, boolean> };
 const lock = JSON.parse(readFileSync(path.join(REPO_ROOT, "package-lock.json"), "utf8")) as {
-  packages: Record<string, { hasInstallScript?: boolean; version?: string }>;
+  packages: Record<string, { hasInstallScript?: boolean }>;
 };
 
 /** The package name of a lockfile path (the last `node_modules/` segment on). */
@@ -31,16 +31,15 @@ describe("install scripts", () => {
 
   it("leave out @prisma/engines' download", () => {
     expect(root.allowScripts?.["@prisma/engines"]).toBe(false);
-    // Run as `npm install` runs it; its fetch logs under DEBUG when the script runs at all.
+    // Its scripts run as `npm install` runs them; in the foreground npm prints a banner for each one it runs.
     const rebuilt = spawnSync("npm", ["rebuild", "@prisma/engines", "--foreground-scripts"], {
       cwd: REPO_ROOT,
       encoding: "utf8",
-      env: { ...process.env, DEBUG: "prisma:fetch-engine*,prisma:download" },
       timeout: 60_000,
     });
     const output = `${rebuilt.stdout}${rebuilt.stderr}`;
     expect(rebuilt.status, output).toBe(0);
-    expect(output).not.toMatch(/prisma:(fetch-engine|download)/);
+    expect(output).not.toMatch(/> @prisma\/engines@\S+ postinstall/);
     expect(output).not.toMatch(/not yet covered by allowScripts/);
   });
 });
