@@ -102,12 +102,9 @@ export async function ensureSystemPackages(packages: readonly SystemPackage[], l
   const started = Date.now();
   log(`installing Debian packages: ${list}`);
   // Quiet: on a first `npm start` apt runs beside the web build, and its lines cut through the build's.
-  await run("apt-get", [...APT_LOCK_WAIT, "update", "-qq"], { cwd: "/", env: aptEnv(), quiet: true });
-  await run("apt-get", [...APT_LOCK_WAIT, "install", "-y", "-qq", "--no-install-recommends", ...names], {
-    cwd: "/",
-    env: aptEnv(),
-    quiet: true,
-  });
+  const apt = { cwd: "/", env: aptEnv(), quiet: true };
+  await run("apt-get", [...APT_LOCK_WAIT, "update", "-qq"], apt);
+  await run("apt-get", [...APT_LOCK_WAIT, "install", "-y", "-qq", "--no-install-recommends", ...names], apt);
   const still = missingPackages(missing);
   if (still.length) throw new Error(`apt-get installed ${names.join(" ")} but ${still.map((p) => p.provides).join(", ")} is still missing`);
   log(`installed ${names.join(", ")} in ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -101,7 +101,8 @@ export async function loadFreshnessAgents(db: Database, heartbeatSeries: Map<str
     `SELECT a.id, a.organization_id, a.name, a.last_seen_at, EXISTS (SELECT 1 FROM services s WHERE s.agent_id = a.id) AS runs_services
      FROM agents a WHERE a.revoked_at IS NULL`,
   );
-  const memoryKey = (organizationId: string, name: string) => `${organizationId}\n${agentHeartbeatKey(name)}`;
+  const seriesMemoryKey = (organizationId: string, key: string) => `${organizationId}\n${key}`;
+  const memoryKey = (organizationId: string, name: string) => seriesMemoryKey(organizationId, agentHeartbeatKey(name));
   const missing = new Map<string, string[]>();
   for (const r of all) {
     if (!r.runs_services || heartbeatSeries.has(memoryKey(r.organization_id, r.name))) continue;
@@ -110,7 +111,7 @@ export async function loadFreshnessAgents(db: Database, heartbeatSeries: Map<str
     else missing.set(r.organization_id, [agentHeartbeatKey(r.name)]);
   }
   for (const [organizationId, keys] of missing) {
-    for (const [key, id] of await ensureSeries(db, organizationId, keys)) heartbeatSeries.set(`${organizationId}\n${key}`, id);
+    for (const [key, id] of await ensureSeries(db, organizationId, keys)) heartbeatSeries.set(seriesMemoryKey(organizationId, key), id);
   }
   // An agent that runs nothing matters only when its heartbeat is not OK, so its series already exists: looked up, not created.
   const idle = all.filter((r) => !r.runs_services && !heartbeatSeries.has(memoryKey(r.organization_id, r.name)));
@@ -120,7 +121,7 @@ export async function loadFreshnessAgents(db: Database, heartbeatSeries: Map<str
        JOIN series s ON s.organization_id = q.organization_id AND s.key = q.key`,
       [idle.map((r) => r.organization_id), idle.map((r) => agentHeartbeatKey(r.name))],
     );
-    for (const f of found.rows) heartbeatSeries.set(`${f.organization_id}\n${f.key}`, Number(f.id));
+    for (const f of found.rows) heartbeatSeries.set(seriesMemoryKey(f.organization_id, f.key), Number(f.id));
   }
   const rows = all.filter((r) => heartbeatSeries.has(memoryKey(r.organization_id, r.name)));
   const seriesIdOf = (r: (typeof rows)[number]) => heartbeatSeries.get(memoryKey(r.organization_id, r.name))!;
