@@ -56,6 +56,7 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
   const cycleWallMs: number[] = [];
   const memoryAfterCycle: { rssMb: number; heapUsedMb: number; arrayBuffersMb: number }[] = [];
   let evaluated = 0;
+  const overlapped = mode === "overlapped";
   // The evaluation an overlapped cycle left running, with the points it evaluates.
   let evaluating: Promise<number> = Promise.resolve(0);
   const runCycle = async (c: number) => {
@@ -81,9 +82,9 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
       lap("calculateMs");
       // Overlapped, this phase is only what the previous cycle's evaluation has left to do.
       const previous = await evaluating;
-      const overlapped = mode === "overlapped" && c > 0 && c < cycles;
-      evaluating = overlapped ? drainQueue(evaluator) : Promise.resolve(0);
-      const points = previous + (overlapped ? 0 : await drainQueue(evaluator));
+      const leaveRunning = overlapped && c > 0 && c < cycles;
+      evaluating = leaveRunning ? drainQueue(evaluator) : Promise.resolve(0);
+      const points = previous + (leaveRunning ? 0 : await drainQueue(evaluator));
       lap("evaluateMs");
       return points;
     });
@@ -134,11 +135,13 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
     sustainedJobsPerSecond: Math.round((n * cycles) / (wall / 1000)),
     msPerJob: summarize(perJobMs),
     cycleMs: summarize(cycleWallMs),
+    // Overlapped, evaluateMs is what the previous cycle's evaluation had left when the calculations ended.
     msPerCycleByPhase: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v / cycles)])),
     // The N calculated items carry the threshold; the N random checks are stored and queued too.
-    thresholdEvaluationsPerSecond: Math.round((n * cycles) / (phases.evaluateMs / 1000)),
+    // Per second of the evaluation phase, which overlapped runs hide behind the next cycle: null then.
+    thresholdEvaluationsPerSecond: overlapped ? null : Math.round((n * cycles) / (phases.evaluateMs / 1000)),
     evaluationMsPerCycleByPhase: meter.perCycle(cycles),
-    pointsThroughEvaluationPerSecond: Math.round(evaluated / (phases.evaluateMs / 1000)),
+    pointsThroughEvaluationPerSecond: overlapped ? null : Math.round(evaluated / (phases.evaluateMs / 1000)),
     // Flat from cycle to cycle when nothing leaks.
     memoryAfterCycle,
     cpuPercentOfOneCoreAtThirtySecondInterval: Math.round((cpu / cycles / INTERVAL_MS) * 1000) / 10,
