@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { exportBischeck } from "@tidemark/bischeck";
@@ -31,6 +31,15 @@ const WINDOW_SECONDS = 10;
 const GOAL_PERCENT = 10;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+/** The heap snapshot the probe writes into `dir` (bench/lib/heap-probe.mjs), once it is whole. */
+async function heapSnapshotIn(dir: string): Promise<string> {
+  for (const end = Date.now() + 120_000; Date.now() < end; await sleep(1_000)) {
+    const done = readdirSync(dir).find((name) => name.endsWith(".heapsnapshot"));
+    if (done) return path.join(dir, done);
+  }
+  throw new Error(`no heap snapshot appeared in ${dir}`);
+}
 
 /** The web process's own heap figures from its /metrics (prom-client's default Node.js metrics), in MB. */
 async function heapMb(base: string): Promise<{ heapUsed: number; heapTotal: number; external: number }> {
@@ -123,6 +132,8 @@ export const scenario: BenchScenario = {
       const heapAfter = await heapMb(base);
       process.kill(pid, "SIGUSR2");
       await sleep(3_000);
+      if (process.env.BENCH_HEAP_SNAPSHOT_DIR)
+        log(`web-import-memory: heap snapshot ${await heapSnapshotIn(process.env.BENCH_HEAP_SNAPSHOT_DIR)}`);
       const probe = JSON.parse(readFileSync(probeFile, "utf8").trim().split("\n").at(-1)!) as {
         rss: number;
         heapUsed: number;

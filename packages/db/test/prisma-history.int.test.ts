@@ -22,10 +22,11 @@ afterAll(async () => db.close());
 v8.setFlagsFromString("--expose-gc");
 const collectGarbage = vm.runInNewContext("gc") as () => void;
 
-function liveHeapMb(): number {
+function liveMb(): { heap: number; external: number } {
   collectGarbage();
   collectGarbage();
-  return process.memoryUsage().heapUsed / 1_048_576;
+  const { heapUsed, external } = process.memoryUsage();
+  return { heap: heapUsed / 1_048_576, external: external / 1_048_576 };
 }
 
 function configuration(hosts: number, prefix: string): Configuration {
@@ -60,10 +61,15 @@ it("keeps neither the rows nor the memory of a 3 000-host import once it is done
   const { organization, user } = await createTestOrg(db);
   const actor = { organizationId: organization.id, userId: user.id };
   await mergeConfiguration(db, actor, configuration(5, "warm"));
-  const before = liveHeapMb();
+  const before = liveMb();
   const prefix = `bulk${crypto.randomUUID().slice(0, 8)}`;
   await mergeConfiguration(db, actor, configuration(3_000, prefix));
   expect(getLogs(Number.MAX_SAFE_INTEGER)).not.toContain(prefix);
+  const after = liveMb();
   // Without forgetting, about 100 MB stay reachable from Prisma's two histories.
-  expect(liveHeapMb() - before).toBeLessThan(25);
+  expect(after.heap - before.heap).toBeLessThan(25);
+  // Prisma's query compiler (WebAssembly) grows its memory to hold the largest statement it
+  // compiled and never gives it back: with 2 000 rows a statement it kept 28-30 MB more after a
+  // 10 000-host import, and about 20 MB after this one (src/draft-configuration.ts, CHUNK).
+  expect(after.external - before.external).toBeLessThan(8);
 });
