@@ -620,9 +620,9 @@ export interface MergeSummary {
 
 /**
  * Rows per bulk statement of an import. Prisma's query compiler runs in WebAssembly, whose memory
- * grows to hold the largest statement it compiled and never shrinks: at 2 000 rows a statement the
- * web server kept 28–30 MB more for good after a 10 000-host import, at 250 about 3.5 MB, and the
- * import took as long (21–24 s in-process either way; docs/scaling.md, twenty-first round).
+ * grows to hold the largest statement it compiled and never shrinks: at 2 000 rows a statement
+ * the web server kept 26 MB more for good after a 10 000-host import, at 250 about 3 MB, and the
+ * import took as long (docs/scaling.md, twenty-first round).
  */
 const CHUNK = 250;
 
