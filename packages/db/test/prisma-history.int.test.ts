@@ -69,7 +69,7 @@ it("keeps neither the rows nor the memory of a 3 000-host import once it is done
   // Without forgetting, about 100 MB stay reachable from Prisma's two histories.
   expect(after.heap - before.heap).toBeLessThan(25);
   // Prisma's query compiler (WebAssembly) grows its memory to hold the largest statement it
-  // compiled and never gives it back: with 2 000 rows a statement it kept 28-30 MB more after a
-  // 10 000-host import, and about 20 MB after this one (src/draft-configuration.ts, CHUNK).
+  // compiled and never gives it back: at 2 000 rows a statement this import left 26.6 MB of it,
+  // at 1 000 more than 8, at 250 3.0 MB (src/draft-configuration.ts, CHUNK).
   expect(after.external - before.external).toBeLessThan(8);
 });
