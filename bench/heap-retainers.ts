@@ -27,44 +27,39 @@ const nodeCount = snap.nodes.length / nodeWidth;
 const describe = (n: number) =>
   `${node_types[0][snap.nodes[n * nodeWidth + TYPE]!]} ${snap.strings[snap.nodes[n * nodeWidth + NAME]!]!.slice(0, 80)}`;
 
-// How many point at each node, skipping weak edges (they do not keep anything alive).
-const retainers = new Int32Array(nodeCount);
+// Where each node's edges start in `edges`: a node's edges follow the previous node's.
+const firstEdge = new Array<number>(nodeCount);
 for (let n = 0, e = 0; n < nodeCount; n++) {
-  for (let k = 0; k < snap.nodes[n * nodeWidth + EDGES]!; k++, e += edgeWidth) {
+  firstEdge[n] = e;
+  e += snap.nodes[n * nodeWidth + EDGES]! * edgeWidth;
+}
+
+/** A node's edges that keep their target alive (weak ones do not), as [target, edge name]. */
+function* strongEdges(n: number): Generator<[number, string]> {
+  for (let k = 0, e = firstEdge[n]!; k < snap.nodes[n * nodeWidth + EDGES]!; k++, e += edgeWidth) {
     const type = edge_types[0][snap.edges[e + EDGE_TYPE]!];
     if (type === "weak") continue;
-    const to = snap.edges[e + EDGE_TO]! / nodeWidth;
-    retainers[to]!++;
+    const name = snap.edges[e + EDGE_NAME]!;
+    yield [snap.edges[e + EDGE_TO]! / nodeWidth, type === "element" || type === "hidden" ? `[${name}]` : String(snap.strings[name])];
   }
 }
+
+const retainers = new Int32Array(nodeCount);
+for (let n = 0; n < nodeCount; n++) for (const [to] of strongEdges(n)) retainers[to]!++;
 
 // The shortest path to the root (node 0), by breadth-first search from the root along edges.
 const parent = new Int32Array(nodeCount).fill(-1);
 const viaEdge: string[] = new Array(nodeCount);
 parent[0] = 0;
 const queue = [0];
-for (let head = 0, e = 0, offsets = edgeOffsets(); head < queue.length; head++) {
+for (let head = 0; head < queue.length; head++) {
   const n = queue[head]!;
-  e = offsets[n]!;
-  for (let k = 0; k < snap.nodes[n * nodeWidth + EDGES]!; k++, e += edgeWidth) {
-    const type = edge_types[0][snap.edges[e + EDGE_TYPE]!];
-    if (type === "weak") continue;
-    const to = snap.edges[e + EDGE_TO]! / nodeWidth;
+  for (const [to, name] of strongEdges(n)) {
     if (parent[to] !== -1) continue;
     parent[to] = n;
-    const name = snap.edges[e + EDGE_NAME]!;
-    viaEdge[to] = type === "element" || type === "hidden" ? `[${name}]` : String(snap.strings[name]);
+    viaEdge[to] = name;
     queue.push(to);
   }
-}
-
-function edgeOffsets(): number[] {
-  const offsets = new Array<number>(nodeCount);
-  for (let n = 0, e = 0; n < nodeCount; n++) {
-    offsets[n] = e;
-    e += snap.nodes[n * nodeWidth + EDGES]! * edgeWidth;
-  }
-  return offsets;
 }
 
 const bySize = Array.from({ length: nodeCount }, (_, n) => n).sort(
