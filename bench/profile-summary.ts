@@ -1,9 +1,13 @@
 /**
- * `npx tsx bench/profile-summary.ts <file.cpuprofile> [top]`: where a V8 CPU profile's time went,
- * as text: the functions with the most self time, and self time by package (the node_modules
- * package, a workspace package, Node's internals), each as a share of the samples that were not
- * idle. For profiles written by `node --cpu-prof` (the api scenario's BENCH_WEB_CPU_PROF) or by
- * bench/lib/profile.ts.
+ * `npx tsx bench/profile-summary.ts <file> [top]`: a V8 profile as text.
+ *
+ * - A CPU profile (`.cpuprofile`: `node --cpu-prof`, the api scenario's BENCH_WEB_CPU_PROF, or
+ *   bench/lib/profile.ts with BENCH_PROFILE): where the time went — self time by package (the
+ *   node_modules package, a workspace package, Node's internals) and by function, each as a share
+ *   of the samples that were not idle.
+ * - An allocation profile (`.heapprofile`: bench/lib/profile.ts with BENCH_ALLOCATION_PROFILE):
+ *   where the memory was allocated — bytes by package and by allocating function, freed objects
+ *   included, so the figures are what the young generation's collections had to go through.
  */
 import { readFileSync } from "node:fs";
 
@@ -16,6 +20,12 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+}
+/** V8's sampling heap profile: a tree of call frames, each with the bytes sampled as allocated there. */
+interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
 }
 
 const IDLE = new Set(["(idle)", "(program)", "(garbage collector)"]);
@@ -32,14 +42,25 @@ function packageOf(url: string): string {
   return url.replace(/^.*\/\.next\//, ".next/");
 }
 
-function main() {
-  const [file, topArg] = process.argv.slice(2);
-  if (!file) throw new Error("usage: bench/profile-summary.ts <file.cpuprofile> [top]");
-  const top = Number(topArg ?? 30);
-  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+/** `entries`' largest, one line each, as `unit`s and as a share of `total`. */
+function printTop(title: string, entries: Map<string, number>, total: number, top: number, unit: { name: string; scale: number }) {
+  process.stdout.write(`\n${title}\n`);
+  for (const [name, amount] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    const shown = (amount / unit.scale).toFixed(unit.scale === 1 ? 0 : 1);
+    process.stdout.write(`${shown.padStart(8)} ${unit.name} ${((amount / total) * 100).toFixed(1).padStart(5)} %  ${name}\n`);
+  }
+}
+
+const where = (frame: ProfileNode["callFrame"]) => `${frame.functionName || "(anonymous)"} ${packageOf(frame.url)}:${frame.lineNumber + 1}`;
+const add = (map: Map<string, number>, key: string, amount: number) => map.set(key, (map.get(key) ?? 0) + amount);
+
+function summarizeCpu(profile: Profile, top: number) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfMs = new Map<number, number>();
-  for (const [i, id] of profile.samples.entries()) selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  // A sample stands for the time until the next one (as DevTools reads it): timeDeltas[i] is the
+  // time *before* sample i, and the first is the wait since the profiler started, which the
+  // sample that started it (the inspector's dispatch) would otherwise be charged with.
+  for (const [i, id] of profile.samples.entries()) selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
 
   const byFunction = new Map<string, number>();
   const byPackage = new Map<string, number>();
@@ -50,19 +71,44 @@ function main() {
     if (frame.functionName === "(garbage collector)") gc += ms;
     if (IDLE.has(frame.functionName)) continue;
     busy += ms;
-    const where = `${frame.functionName || "(anonymous)"} ${packageOf(frame.url)}:${frame.lineNumber + 1}`;
-    byFunction.set(where, (byFunction.get(where) ?? 0) + ms);
-    byPackage.set(packageOf(frame.url), (byPackage.get(packageOf(frame.url)) ?? 0) + ms);
+    add(byFunction, where(frame), ms);
+    add(byPackage, packageOf(frame.url), ms);
   }
-  const print = (title: string, entries: Map<string, number>) => {
-    process.stdout.write(`\n${title}\n`);
-    for (const [name, ms] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, top)) {
-      process.stdout.write(`${ms.toFixed(0).padStart(8)} ms ${((ms / busy) * 100).toFixed(1).padStart(5)} %  ${name}\n`);
-    }
-  };
+  const ms = { name: "ms", scale: 1 };
   process.stdout.write(`busy (not idle) ${busy.toFixed(0)} ms, garbage collection ${gc.toFixed(0)} ms\n`);
-  print("self time by package", byPackage);
-  print("self time by function", byFunction);
+  printTop("self time by package", byPackage, busy, top, ms);
+  printTop("self time by function", byFunction, busy, top, ms);
+}
+
+function summarizeAllocations(head: AllocationNode, top: number) {
+  const byFunction = new Map<string, number>();
+  const byPackage = new Map<string, number>();
+  let total = 0;
+  // A built-in (Map's set, an iterator's next) is named with the function that called it.
+  const pending: { node: AllocationNode; caller: string }[] = [{ node: head, caller: "" }];
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    const { node, caller } = item;
+    const name =
+      node.callFrame.url === "" && caller !== "" ? `${node.callFrame.functionName} (native) in ${caller}` : where(node.callFrame);
+    for (const child of node.children) pending.push({ node: child, caller: name });
+    if (node.selfSize === 0) continue;
+    total += node.selfSize;
+    add(byFunction, name, node.selfSize);
+    add(byPackage, packageOf(node.callFrame.url), node.selfSize);
+  }
+  const mb = { name: "MB", scale: 1e6 };
+  process.stdout.write(`allocated (sampled, freed objects included) ${(total / 1e6).toFixed(1)} MB\n`);
+  printTop("allocated by package", byPackage, total, top, mb);
+  printTop("allocated by function", byFunction, total, top, mb);
+}
+
+function main() {
+  const [file, topArg] = process.argv.slice(2);
+  if (!file) throw new Error("usage: bench/profile-summary.ts <file.cpuprofile | file.heapprofile> [top]");
+  const top = Number(topArg ?? 30);
+  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile | { head: AllocationNode };
+  if ("head" in profile) summarizeAllocations(profile.head, top);
+  else summarizeCpu(profile, top);
 }
 
 main();

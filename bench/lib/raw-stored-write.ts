@@ -3,6 +3,7 @@ import { insertPoints } from "@tidemark/db/metrics";
 import { execute, queryRows } from "@tidemark/db/testing";
 import { postgresServerCpuMs } from "./server-cpu.ts";
 import { cpuMs } from "./stats.ts";
+import { walPosition } from "./wal.ts";
 
 /**
  * The raw limit of a pipeline cycle, measured in the run that measured the cycle: the rows one
@@ -17,7 +18,9 @@ import { cpuMs } from "./stats.ts";
  *   cycle's 6 000 places in issue 22's sixth round;
  * - `storedMs`: the points plus every row a cycle durably stores besides them — each evaluated
  *   series' latest state (`item_states`), its alert memory (`alert_tracks`) and the cycle's state
- *   changes — counted in the database after the cycle, not assumed.
+ *   changes — counted in the database after the cycle, not assumed;
+ * - `storedWalBytes`: the write-ahead log those raw writes produce, against which a cycle's own
+ *   tells whether the pipeline writes more than what it stores needs.
  *
  * Each write goes three times with new instants (the median is kept, as one short write on a
  * shared machine varies 3×). Run after the measured cycles: it overwrites the series' states.
@@ -43,18 +46,28 @@ export async function rawWriteOfOneCycle(
   const changes = counts?.changes ?? 0;
   const probe = counts?.probe ?? 0;
 
-  // Each round's wall time and PostgreSQL's CPU for it (null on the embedded server, which is this process).
+  // Each round's wall time, PostgreSQL's CPU for it and the WAL it wrote (both null on the
+  // embedded server, which is this process).
   const rounds = async (write: (round: number) => Promise<unknown>) => {
-    const measured: { wallMs: number; serverCpuMs: number | null }[] = [];
+    const measured: { wallMs: number; serverCpuMs: number | null; walBytes: number | null }[] = [];
     for (let round = 1; round <= 3; round++) {
+      const wal = await walPosition(db);
       const server = db.info.embedded ? null : postgresServerCpuMs();
       const { wallMs } = await cpuMs(() => write(round));
-      measured.push({ wallMs, serverCpuMs: server === null ? null : postgresServerCpuMs() - server });
+      const serverCpuMs = server === null ? null : postgresServerCpuMs() - server;
+      const walAfter = await walPosition(db);
+      measured.push({ wallMs, serverCpuMs, walBytes: wal === null || walAfter === null ? null : walAfter - wal });
     }
     return measured;
   };
   const middle = (values: number[]) => values.sort((a, b) => a - b)[1]!;
-  const median = async (write: (round: number) => Promise<unknown>) => middle((await rounds(write)).map((r) => r.wallMs));
+  const walOf = (measured: { walBytes: number | null }[]) =>
+    measured.some((r) => r.walBytes === null) ? null : middle(measured.map((r) => r.walBytes ?? 0));
+  // The median round's wall time, and the median of the rounds' WAL.
+  const median = async (write: (round: number) => Promise<unknown>) => {
+    const measured = await rounds(write);
+    return { ms: middle(measured.map((r) => r.wallMs)), walBytes: walOf(measured) };
+  };
   // New instants per round and per kind, clear of everything the cycles wrote.
   const instant = (kind: number, round: number, i = 0) => new Date(freshFromMs + (kind * 10 + round) * 1_000_000 + i);
 
@@ -65,15 +78,16 @@ export async function rawWriteOfOneCycle(
     ),
   );
   const pointsMs = middle(pointRounds.map((r) => r.wallMs));
+  const pointsWalBytes = walOf(pointRounds);
   // Ticks of 10 ms: the median of three rounds of tens of milliseconds each.
   const pointsServerCpuMs = db.info.embedded ? null : middle(pointRounds.map((r) => r.serverCpuMs ?? 0));
-  const pointsIntoOneSeriesMs = await median((round) =>
+  const { ms: pointsIntoOneSeriesMs } = await median((round) =>
     insertPoints(
       db,
       cycleSeries.map((_, i) => ({ seriesId: probe, ts: instant(0, round, i), value: i })),
     ),
   );
-  const statesMs = await median((round) =>
+  const statesWrite = await median((round) =>
     execute(
       db,
       `INSERT INTO item_states (organization_id, series_id, ts, state, hard_state, soft_count)
@@ -82,7 +96,7 @@ export async function rawWriteOfOneCycle(
       [states, instant(1, round).toISOString(), organizationId],
     ),
   );
-  const tracksMs = await median((round) =>
+  const tracksWrite = await median((round) =>
     execute(
       db,
       `INSERT INTO alert_tracks (organization_id, series_id, recent_states, flapping, flap_percent, recovering_since, last_ts)
@@ -92,7 +106,7 @@ export async function rawWriteOfOneCycle(
       [tracks, instant(2, round).toISOString(), organizationId],
     ),
   );
-  const changesMs = await median((round) =>
+  const changesWrite = await median((round) =>
     execute(
       db,
       `INSERT INTO state_changes (organization_id, series_id, ts, state, hard, value, threshold, warning, critical, explanation)
@@ -100,18 +114,29 @@ export async function rawWriteOfOneCycle(
       [states.slice(0, changes), instant(3, round).toISOString(), organizationId],
     ),
   );
+  const kinds = {
+    points: { ms: pointsMs, walBytes: pointsWalBytes },
+    itemStates: statesWrite,
+    alertTracks: tracksWrite,
+    stateChanges: changesWrite,
+  };
+  const walBytes = Object.values(kinds).some((k) => k.walBytes === null)
+    ? null
+    : Object.fromEntries(Object.entries(kinds).map(([kind, k]) => [kind, k.walBytes ?? 0]));
   return {
     rows: { points: cycleSeries.length, itemStates: states.length, alertTracks: tracks.length, stateChanges: changes },
     ms: {
       points: Math.round(pointsMs),
       pointsIntoOneSeries: Math.round(pointsIntoOneSeriesMs),
-      itemStates: Math.round(statesMs),
-      alertTracks: Math.round(tracksMs),
-      stateChanges: Math.round(changesMs),
+      itemStates: Math.round(statesWrite.ms),
+      alertTracks: Math.round(tracksWrite.ms),
+      stateChanges: Math.round(changesWrite.ms),
     },
+    walBytes,
     pointsMs,
     pointsServerCpuMs,
     pointsIntoOneSeriesMs,
-    storedMs: pointsMs + statesMs + tracksMs + changesMs,
+    storedMs: Object.values(kinds).reduce((sum, k) => sum + k.ms, 0),
+    storedWalBytes: walBytes === null ? null : Object.values(walBytes).reduce((sum, bytes) => sum + bytes, 0),
   };
 }

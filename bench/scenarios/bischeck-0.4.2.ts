@@ -21,6 +21,7 @@ import { rawWriteOfOneCycle } from "../lib/raw-stored-write.ts";
 import { revisionLookMs } from "../lib/revision-looks.ts";
 import { postgresServerCpuMs } from "../lib/server-cpu.ts";
 import { cpuMs, summarize } from "../lib/stats.ts";
+import { walPosition } from "../lib/wal.ts";
 import type { BenchScenario } from "../scenario.ts";
 
 /**
@@ -104,6 +105,7 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
   const meter = phaseMeter(evaluator);
   // Where a cycle's time goes besides waiting: this process's main thread (what cannot overlap
   // with itself) and PostgreSQL's processes (on the embedded server they are this process).
+  const walBefore = await walPosition(db);
   const serverCpuBefore = db.info.embedded ? 0 : postgresServerCpuMs();
   const loopBefore = performance.eventLoopUtilization();
   await profiled(`bischeck-0.4.2-${n}-${db.info.kind}`, async () => {
@@ -111,6 +113,8 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
   });
   const loop = performance.eventLoopUtilization(loopBefore);
   const serverCpuMs = db.info.embedded ? null : postgresServerCpuMs() - serverCpuBefore;
+  const walAfter = await walPosition(db);
+  const walBytesPerCycle = walBefore === null || walAfter === null ? null : Math.round((walAfter - walBefore) / cycles);
   const rows = await queryRows(
     db,
     `SELECT count(*)::int AS n FROM state_changes c JOIN series s ON s.id = c.series_id WHERE s.organization_id = $1`,
@@ -165,8 +169,15 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
     cycleToRawInsertIntoOneSeriesRatio: Math.round((cycleMsMean / raw.pointsIntoOneSeriesMs) * 100) / 100,
     // What a cycle durably stores besides its points (states, alert memory, state changes), each
     // written raw: the ratio against it is what the pipeline costs beyond what it stores.
-    rawWriteOfEverythingStored: { rows: raw.rows, ms: raw.ms },
+    rawWriteOfEverythingStored: { rows: raw.rows, ms: raw.ms, walBytes: raw.walBytes },
     cycleToRawStoredWriteRatio: Math.round((cycleMsMean / raw.storedMs) * 100) / 100,
+    // The write-ahead log a cycle writes against that of the raw writes of what it stores (their
+    // walBytes, median rounds): near 1 when the pipeline writes no more than its rows need, so
+    // that what the ratios above carry beyond is the work around the writes. Null on the
+    // embedded server.
+    walBytesPerCycle,
+    cycleToRawStoredWalRatio:
+      walBytesPerCycle === null || raw.storedWalBytes === null ? null : Math.round((walBytesPerCycle / raw.storedWalBytes) * 100) / 100,
     // One look at the organisation's configuration revision and at every organisation's, taken
     // after the import, before the cycles.
     configurationLookMs,
