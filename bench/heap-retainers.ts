@@ -34,14 +34,19 @@ for (let n = 0, e = 0; n < nodeCount; n++) {
   e += snap.nodes[n * nodeWidth + EDGES]! * edgeWidth;
 }
 
-/** A node's edges that keep their target alive (weak ones do not), as [target, edge name]. */
-function* strongEdges(n: number): Generator<[number, string]> {
+/** A node's edges that keep their target alive (weak ones do not), as [target, edge offset]. */
+function* strongEdges(n: number): Generator<[number, number]> {
   for (let k = 0, e = firstEdge[n]!; k < snap.nodes[n * nodeWidth + EDGES]!; k++, e += edgeWidth) {
-    const type = edge_types[0][snap.edges[e + EDGE_TYPE]!];
-    if (type === "weak") continue;
-    const name = snap.edges[e + EDGE_NAME]!;
-    yield [snap.edges[e + EDGE_TO]! / nodeWidth, type === "element" || type === "hidden" ? `[${name}]` : String(snap.strings[name])];
+    if (edge_types[0][snap.edges[e + EDGE_TYPE]!] === "weak") continue;
+    yield [snap.edges[e + EDGE_TO]! / nodeWidth, e];
   }
+}
+
+/** An edge's name as a path shows it: an element's index in brackets, a property's name. */
+function edgeName(e: number): string {
+  const type = edge_types[0][snap.edges[e + EDGE_TYPE]!];
+  const name = snap.edges[e + EDGE_NAME]!;
+  return type === "element" || type === "hidden" ? `[${name}]` : String(snap.strings[name]);
 }
 
 const retainers = new Int32Array(nodeCount);
@@ -54,10 +59,10 @@ parent[0] = 0;
 const queue = [0];
 for (let head = 0; head < queue.length; head++) {
   const n = queue[head]!;
-  for (const [to, name] of strongEdges(n)) {
+  for (const [to, e] of strongEdges(n)) {
     if (parent[to] !== -1) continue;
     parent[to] = n;
-    viaEdge[to] = name;
+    viaEdge[to] = edgeName(e);
     queue.push(to);
   }
 }

@@ -61,26 +61,26 @@ export async function rawWriteOfOneCycle(
     return measured;
   };
   const middle = (values: number[]) => values.sort((a, b) => a - b)[1]!;
-  const walOf = (measured: { walBytes: number | null }[]) =>
-    measured.some((r) => r.walBytes === null) ? null : middle(measured.map((r) => r.walBytes ?? 0));
-  // The median round's wall time, and the median of the rounds' WAL.
+  const middleOrNull = (values: (number | null)[]) => (values.some((v) => v === null) ? null : middle(values.map((v) => v ?? 0)));
+  // The median round's wall time, and the medians of the rounds' PostgreSQL CPU and WAL.
   const median = async (write: (round: number) => Promise<unknown>) => {
     const measured = await rounds(write);
-    return { ms: middle(measured.map((r) => r.wallMs)), walBytes: walOf(measured) };
+    return {
+      ms: middle(measured.map((r) => r.wallMs)),
+      // Ticks of 10 ms: the median of three rounds of tens of milliseconds each.
+      serverCpuMs: middleOrNull(measured.map((r) => r.serverCpuMs)),
+      walBytes: middleOrNull(measured.map((r) => r.walBytes)),
+    };
   };
   // New instants per round and per kind, clear of everything the cycles wrote.
   const instant = (kind: number, round: number, i = 0) => new Date(freshFromMs + (kind * 10 + round) * 1_000_000 + i);
 
-  const pointRounds = await rounds((round) =>
+  const pointsWrite = await median((round) =>
     insertPoints(
       db,
       cycleSeries.map((seriesId, i) => ({ seriesId, ts: instant(4, round), value: i })),
     ),
   );
-  const pointsMs = middle(pointRounds.map((r) => r.wallMs));
-  const pointsWalBytes = walOf(pointRounds);
-  // Ticks of 10 ms: the median of three rounds of tens of milliseconds each.
-  const pointsServerCpuMs = db.info.embedded ? null : middle(pointRounds.map((r) => r.serverCpuMs ?? 0));
   const { ms: pointsIntoOneSeriesMs } = await median((round) =>
     insertPoints(
       db,
@@ -115,7 +115,7 @@ export async function rawWriteOfOneCycle(
     ),
   );
   const kinds = {
-    points: { ms: pointsMs, walBytes: pointsWalBytes },
+    points: pointsWrite,
     itemStates: statesWrite,
     alertTracks: tracksWrite,
     stateChanges: changesWrite,
@@ -126,15 +126,15 @@ export async function rawWriteOfOneCycle(
   return {
     rows: { points: cycleSeries.length, itemStates: states.length, alertTracks: tracks.length, stateChanges: changes },
     ms: {
-      points: Math.round(pointsMs),
+      points: Math.round(pointsWrite.ms),
       pointsIntoOneSeries: Math.round(pointsIntoOneSeriesMs),
       itemStates: Math.round(statesWrite.ms),
       alertTracks: Math.round(tracksWrite.ms),
       stateChanges: Math.round(changesWrite.ms),
     },
     walBytes,
-    pointsMs,
-    pointsServerCpuMs,
+    pointsMs: pointsWrite.ms,
+    pointsServerCpuMs: pointsWrite.serverCpuMs,
     pointsIntoOneSeriesMs,
     storedMs: Object.values(kinds).reduce((sum, k) => sum + k.ms, 0),
     storedWalBytes: walBytes === null ? null : Object.values(walBytes).reduce((sum, bytes) => sum + bytes, 0),
