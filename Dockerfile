@@ -35,7 +35,7 @@ RUN node_modules/.bin/tsx scripts/bundle-worker.ts /app/build/worker.mjs
 USER node
 WORKDIR /app/apps/worker
 # With the worker's node options (apps/worker/src/node-options.ts).
-CMD ["node", "--optimize-for-size", "/app/build/worker.mjs"]
+CMD ["node", "--heap-growing-percent=50", "--max-semi-space-size=8", "/app/build/worker.mjs"]
 
 # ── the collector agent, with Debian's monitoring plugins for its shell checks
 FROM source AS agent

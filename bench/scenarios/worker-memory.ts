@@ -50,6 +50,15 @@ function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** The worker's CPU over the samples from `first` on, as a share of one core over the time since the sample before it. */
+function cpuPercentOver(samples: Sample[], first: number): number | null {
+  const before = samples[first - 1];
+  const last = samples.at(-1);
+  if (!before || !last || last.atMs <= before.atMs) return null;
+  const cpuMs = samples.slice(first).reduce((a, s) => a + s.workerCpuMs, 0);
+  return Math.round((cpuMs / (last.atMs - before.atMs)) * 1000) / 10;
+}
+
 /** Least-squares slope of y over x, per hour when x is in ms. */
 function slopePerHour(samples: { at: number; y: number }[]): number | null {
   if (samples.length < 2) return null;
@@ -159,6 +168,9 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
       heapAfterGcSlopeMbPerHour: slopePerHour(steady.map((s) => ({ at: s.atMs, y: s.heapAfterGcMb }))),
       rssSlopeMbPerHour: slopePerHour(steady.map((s) => ({ at: s.atMs, y: s.rssMb }))),
       workerCpuMsPerCycleAfterWarmup: Math.round(steady.reduce((a, s) => a + s.workerCpuMs, 0) / steady.length),
+      // Per cycle, a sample 60 s after the previous one counts twice a 30-s one's work; over the
+      // time the steady samples span, the rate compares runs whose cycles fell differently.
+      workerCpuPercentOfOneCoreAfterWarmup: cpuPercentOver(samples, WARMUP_CYCLES),
       perCycle: samples,
       goals: { [`rssAtMost${target}Mb`]: maxRss <= target },
     };

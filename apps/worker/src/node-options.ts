@@ -4,12 +4,17 @@
  * cannot import this list and repeats it; scripts/test/compose.int.test.ts holds the two equal)
  * and the benchmarks' worker processes (bench/lib/worker-process.ts).
  *
- * `--optimize-for-size`: V8 grows the heap more sparingly and returns memory sooner. The worker's
- * live heap is under a third of its RSS; the rest was heap V8 kept reserved between batches
- * (heapTotal 70–90 MB for 46–50 MB live). `worker-memory` at 3 000 jobs on the shared 2-core
- * machine (issue 22): RSS 120–134 MB instead of 157–175 MB, for half again the worker's CPU
- * (2.4–2.7 s instead of 1.7–1.8 s a cycle of 6 000 points). A smaller young generation,
- * which keeps the agent small (apps/agent/src/node-options.ts), made the worker bigger instead:
- * its batches outlive a 1 MB or 4 MB semi-space and the old generation grew (143 → 195 MB, 139–184 MB).
+ * The trade is RSS against CPU, measured with `worker-memory` (issue 22; docs/scaling.md,
+ * "Twenty-third round"):
+ *
+ * - `--heap-growing-percent=50`: after a full collection V8 lets the old generation grow by half
+ *   of what is live before the next one (its own factor, up to 4× on a small heap, left 157–175 MB
+ *   of RSS at 3 000 jobs for a 46–50 MB live heap). `--optimize-for-size`, which this replaced,
+ *   puts V8's heap controller in its conservative mode (growth of at most 30 %, in steps from
+ *   2 MB) and keeps the young generation at 1 MB, so that much of a batch is promoted: at 30 000
+ *   jobs (210 MB live) the worker spent more time collecting than working, 21–22 % of a core
+ *   against 10 % now; at 3 000 jobs the two do not differ (about 3 %).
+ * - `--max-semi-space-size=8`: a 16 MB young generation, half node's default, in which a batch's
+ *   garbage still dies young; RSS at 3 000 jobs stays inside its 150 MB.
  */
-export const WORKER_NODE_OPTIONS: readonly string[] = ["--optimize-for-size"];
+export const WORKER_NODE_OPTIONS: readonly string[] = ["--heap-growing-percent=50", "--max-semi-space-size=8"];
