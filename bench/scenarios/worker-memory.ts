@@ -50,13 +50,9 @@ function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** The worker's CPU over the samples from `first` on, as a share of one core over the time since the sample before it. */
-function cpuPercentOver(samples: Sample[], first: number): number | null {
-  const before = samples[first - 1];
-  const last = samples.at(-1);
-  if (!before || !last || last.atMs <= before.atMs) return null;
-  const cpuMs = samples.slice(first).reduce((a, s) => a + s.workerCpuMs, 0);
-  return Math.round((cpuMs / (last.atMs - before.atMs)) * 1000) / 10;
+/** CPU over a span, as a share of one core (one decimal); null for an empty span. */
+function percentOfOneCore(cpuMs: number, spanMs: number): number | null {
+  return spanMs > 0 ? Math.round((cpuMs / spanMs) * 1000) / 10 : null;
 }
 
 /** Least-squares slope of y over x, per hour when x is in ms. */
@@ -154,6 +150,7 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
       log(`${n} jobs, cycle ${c}: ${JSON.stringify(sample)}`);
     }
     const steady = samples.filter((s) => s.cycle >= WARMUP_CYCLES);
+    const steadyCpuMs = steady.reduce((a, s) => a + s.workerCpuMs, 0);
     const peakRssMb = memoryMb(worker.pid!).peak;
     const maxRss = Math.max(...steady.map((s) => s.rssMb));
     const target = n >= 30_000 ? 600 : 150;
@@ -167,10 +164,11 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
       // Over the cycles' own instants: at 30 000 jobs they come about 60 s apart, not 30.
       heapAfterGcSlopeMbPerHour: slopePerHour(steady.map((s) => ({ at: s.atMs, y: s.heapAfterGcMb }))),
       rssSlopeMbPerHour: slopePerHour(steady.map((s) => ({ at: s.atMs, y: s.rssMb }))),
-      workerCpuMsPerCycleAfterWarmup: Math.round(steady.reduce((a, s) => a + s.workerCpuMs, 0) / steady.length),
+      workerCpuMsPerCycleAfterWarmup: Math.round(steadyCpuMs / steady.length),
       // Per cycle, a sample 60 s after the previous one counts twice a 30-s one's work; over the
-      // time the steady samples span, the rate compares runs whose cycles fell differently.
-      workerCpuPercentOfOneCoreAfterWarmup: cpuPercentOver(samples, WARMUP_CYCLES),
+      // time the steady samples span (from the last warm-up sample on), the rate compares runs
+      // whose cycles fell differently.
+      workerCpuPercentOfOneCoreAfterWarmup: percentOfOneCore(steadyCpuMs, steady.at(-1)!.atMs - samples[WARMUP_CYCLES - 1]!.atMs),
       perCycle: samples,
       goals: { [`rssAtMost${target}Mb`]: maxRss <= target },
     };
