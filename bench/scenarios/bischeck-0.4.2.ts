@@ -1,8 +1,8 @@
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
+import { storeIngestBatch } from "@tidemark/api/http";
 import type { Database } from "@tidemark/db/client";
 import { loadCalculationServices } from "@tidemark/db/evaluation";
-import { ingestBatch } from "@tidemark/db/metrics";
 import { queryRows } from "@tidemark/db/testing";
 import { alertingEvaluator } from "../../apps/worker/src/alerting-evaluator.ts";
 import { CalculationScheduler } from "../../apps/worker/src/calculations.ts";
@@ -68,8 +68,9 @@ async function runShape(db: Database, n: number, cachePoints: number, cycles: nu
         if (c > 0) phases[phase] += performance.now() - mark;
         mark = performance.now();
       };
+      // The checks' results as the web's POST /api/ingest stores an agent's batch.
       for (let i = 0; i < n; i += 5000) {
-        await ingestBatch(db, {
+        await storeIngestBatch(db, {
           organizationId: org,
           agentId: null,
           batch: {

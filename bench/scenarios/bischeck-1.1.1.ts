@@ -1,4 +1,4 @@
-import { ingestBatch } from "@tidemark/db/metrics";
+import { storeIngestBatch } from "@tidemark/api/http";
 import { execute, queryRows } from "@tidemark/db/testing";
 import type { Configuration } from "@tidemark/model";
 import { evaluateThreshold } from "@tidemark/thresholds";
@@ -52,7 +52,7 @@ export const scenario: BenchScenario = {
     const evaluator = alertingEvaluator(db, new OrganizationCache(db, 60_000), new OrganizationWindows());
     const value = (s: number, i: number) => 100 + ((s * 7 + i) % 60);
     // Warm-up: loads each series' window (three hours of points) once.
-    await ingestBatch(db, {
+    await storeIngestBatch(db, {
       organizationId: org,
       agentId: null,
       batch: { batchId: "warm-0", results: keys.map((key, i) => ({ key, ts: start, value: value(0, i) })) },
@@ -70,7 +70,7 @@ export const scenario: BenchScenario = {
     await profiled(`bischeck-1.1.1-${db.info.kind}`, async () => {
       for (let s = 1; s <= seconds; s++) {
         const t0 = performance.now();
-        await ingestBatch(db, {
+        await storeIngestBatch(db, {
           organizationId: org,
           agentId: null,
           batch: { batchId: `sec-${s}`, results: keys.map((key, i) => ({ key, ts: start + s * 1000, value: value(s, i) })) },

@@ -1,6 +1,6 @@
+import { storeIngestBatch } from "@tidemark/api/http";
 import type { Database } from "@tidemark/db/client";
 import { EVALUATION_SHARDS } from "@tidemark/db/evaluation";
-import { ingestBatch } from "@tidemark/db/metrics";
 import { execute, queryRows } from "@tidemark/db/testing";
 import type { Configuration } from "@tidemark/model";
 import { sleep } from "../../apps/agent/bench/loopback.ts";
@@ -57,7 +57,7 @@ async function runWith(db: Database, workers: number, n: number, cycles: number,
   for (let c = 0; c < cycles; c++) {
     const ts = end - (cycles - c) * 1000;
     for (let i = 0; i < n; i += 5000) {
-      await ingestBatch(db, {
+      await storeIngestBatch(db, {
         organizationId: org,
         agentId: null,
         batch: {

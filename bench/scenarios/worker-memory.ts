@@ -2,9 +2,9 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { storeIngestBatch } from "@tidemark/api/http";
 import type { Database } from "@tidemark/db/client";
 import { queueDepth } from "@tidemark/db/evaluation";
-import { ingestBatch } from "@tidemark/db/metrics";
 import { execute, queryRows } from "@tidemark/db/testing";
 import { memoryMb, sleep } from "../../apps/agent/bench/loopback.ts";
 import { REPO_ROOT } from "../../scripts/lib/paths.ts";
@@ -121,7 +121,7 @@ async function runSize(db: Database, databaseUrl: string, n: number, seconds: nu
       const t = Math.ceil(Date.now() / INTERVAL_MS) * INTERVAL_MS;
       await sleep(t - Date.now());
       for (let i = 0; i < n; i += 5000) {
-        await ingestBatch(db, {
+        await storeIngestBatch(db, {
           organizationId: org,
           agentId: null,
           batch: {

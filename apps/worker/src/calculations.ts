@@ -10,7 +10,7 @@ import {
   loadCalculationServices,
   loadLastPointTimes,
 } from "@tidemark/db/evaluation";
-import { COPY_FROM_POINTS, ingestBatch } from "@tidemark/db/metrics";
+import { COPY_FROM_POINTS, ingestBatch, ingestResolvedBatch, resolvedPoints } from "@tidemark/db/metrics";
 import { evaluate } from "@tidemark/expr";
 import type { CheckResult } from "@tidemark/protocol";
 import { sourceNeeds } from "./history-needs.ts";
@@ -429,13 +429,19 @@ export class CalculationScheduler {
     );
   }
 
-  /** The part's results through ingest: evaluated like any point, stored once however often a run is made. */
+  /**
+   * The part's results through ingest: evaluated like any point, stored once however often a run
+   * is made. By series id when the configuration knows every result's series (the ingest by key
+   * looks each key up again), by key otherwise or when the configuration changed since.
+   */
   protected async storeResults(organizationId: string, part: ComputedRun[]): Promise<void> {
     const first = part[0]!.run;
-    await ingestBatch(this.db, {
-      organizationId,
-      agentId: null,
-      batch: { batchId: `calc:${first.service.serviceId}:${first.dueMs}:${part.length}`, results: part.flatMap((c) => c.results) },
-    });
+    const batchId = `calc:${first.service.serviceId}:${first.dueMs}:${part.length}`;
+    const results = part.flatMap((c) => c.results);
+    const config = await this.organizations.get(organizationId);
+    const points = resolvedPoints(results, config.serviceItemSeriesIdByKey);
+    if (points && (await ingestResolvedBatch(this.db, { organizationId, agentId: null, batchId, revision: config.revision, points })))
+      return;
+    await ingestBatch(this.db, { organizationId, agentId: null, batch: { batchId, results } });
   }
 }

@@ -8,6 +8,11 @@ export interface OrganizationConfig {
   revision: string;
   bySeriesId: Map<number, EvaluatedItem>;
   seriesIdByKey: Map<string, number>;
+  /**
+   * The series of the deployed items that are also service items at `revision`: those whose
+   * points the ingest accepts by key, so the worker stores its own results by series id.
+   */
+  serviceItemSeriesIdByKey: Map<string, number>;
   /** History the organisation's thresholds and calculations read, by series key. */
   needs: HistoryNeeds;
   /** The series keys each item's threshold reads. */
@@ -59,6 +64,9 @@ export class OrganizationCache {
       revision,
       bySeriesId: new Map(items.map((i) => [i.seriesId, i])),
       seriesIdByKey: new Map(items.map((i) => [i.seriesKey, i.seriesId])),
+      // The revision was read before the items: they are of that revision or newer, and a newer
+      // one fails the ingest's check of the revision, never the other way round.
+      serviceItemSeriesIdByKey: new Map(items.filter((i) => i.itemId !== "").map((i) => [i.seriesKey, i.seriesId])),
       needs,
       readsBySeriesId,
     };

@@ -226,6 +226,30 @@ describe("calculations across organisations", () => {
   });
 });
 
+describe("calculation results stored by series id", () => {
+  it("refuses, as the ingest by key does, the result of an item the draft removed: read before the removal or after it", async () => {
+    const { org, services } = await organization();
+    const runs = (dueMs: number) => services.map((service) => ({ service, dueMs }));
+    // This worker reads the configuration once: its series ids are of the revision before the removal.
+    const before = new CalculationScheduler(db, new OrganizationCache(db, 3_600_000), new OrganizationWindows(), () => {});
+    const [due1, due2, due3] = [T0 + 60_000, T0 + 120_000, T0 + 180_000];
+    await before.runAll(runs(due1));
+    // Still deployed, so it still runs, but no longer a service item: the ingest refuses its key.
+    await execute(db, "DELETE FROM service_items WHERE organization_id = $1 AND series_key = 'h-avg1-avg'", [org]);
+    await before.runAll(runs(due2));
+    await scheduler().runAll(runs(due3));
+    expect(await stored(org)).toEqual([
+      ["h-avg0-avg", due1, 30],
+      ["h-avg0-avg", due2, 30],
+      ["h-avg0-avg", due3, 30],
+      ["h-avg1-avg", due1, 30],
+      ["h-avg2-avg", due1, 30],
+      ["h-avg2-avg", due2, 30],
+      ["h-avg2-avg", due3, 30],
+    ]);
+  });
+});
+
 describe("calculation claims", () => {
   const at = (minute: number) => new Date(T0 + minute * 60_000);
   /** The organisation's runs: a run of a service due at `at(minute)`, claimed with `revision`. */

@@ -21,12 +21,21 @@ export function deployedConfigurationRevision(db: Database): Promise<string> {
   return committedChanges(db, null);
 }
 
+/**
+ * SQL for the revision as text: of the organisation whose id is the parameter `organization`
+ * (e.g. `$1`), or of all (null). Statements that must only write while a revision holds (the
+ * ingest of series resolved under it) compare with it in their own snapshot.
+ */
+export function revisionSql(organization: string | null): string {
+  const where = organization === null ? "" : ` WHERE organization_id = ${organization}`;
+  return `(coalesce((SELECT sum(changes) FROM configuration_change_counts${where}), 0)
+             + (SELECT count(*) FROM configuration_changes${where}))::text`;
+}
+
 /** The changes folded into the counts plus those not folded yet: of one organisation, or of all (null). */
 async function committedChanges(db: Database, organizationId: string | null): Promise<string> {
-  const where = organizationId === null ? "" : " WHERE organization_id = $1";
   const { rows } = await poolOf(db).query<{ rev: string }>(
-    `SELECT (coalesce((SELECT sum(changes) FROM configuration_change_counts${where}), 0)
-             + (SELECT count(*) FROM configuration_changes${where}))::text AS rev`,
+    `SELECT ${revisionSql(organizationId === null ? null : "$1")} AS rev`,
     organizationId === null ? [] : [organizationId],
   );
   return rows[0]?.rev ?? "";

@@ -1,6 +1,7 @@
 import type { Database } from "@tidemark/db/client";
-import { COPY_FROM_POINTS, ingestBatch } from "@tidemark/db/metrics";
-import { createOrgWithItems, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
+import { configurationRevision } from "@tidemark/db/evaluation";
+import { COPY_FROM_POINTS, ingestBatch, ingestResolvedBatch, type ResolvedPoint } from "@tidemark/db/metrics";
+import { createOrgWithItems, execute, queryRows, testDatabase, withConnection } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "../../../scripts/lib/route-server.ts";
 import { poolOf } from "../src/database.ts";
@@ -145,5 +146,97 @@ describe("ingest", () => {
     const { series, queued } = await stored(org);
     expect(series.map((s) => [s.key, s.n])).toEqual([["h-s-fresh", 5]]);
     expect(queued).toBe(5);
+  });
+});
+
+describe("ingest of series the caller resolved (the worker's calculations)", () => {
+  /** An organisation whose items a, b have a series each (stored by key first), their ids by key and its revision. */
+  async function resolvedOrganization() {
+    const org = await orgWithItems(["a", "b"]);
+    const results = ["h-s-a", "h-s-b"].map((key) => ({ key, ts: T0 - 60_000, value: 0 }));
+    await ingestBatch(db, { organizationId: org, agentId: null, batch: { batchId: `batch-${crypto.randomUUID()}`, results } });
+    await execute(db, "DELETE FROM evaluation_queue WHERE organization_id = $1", [org]);
+    const rows = await queryRows<{ key: string; id: string }>(db, "SELECT key, id::text FROM series WHERE organization_id = $1", [org]);
+    const ids = new Map(rows.map((r) => [r.key, Number(r.id)]));
+    return { org, ids, revision: await configurationRevision(db, org) };
+  }
+
+  /** The organisation's queued points, as the evaluator claims them: key, ts, value, status, output. */
+  async function queuedPoints(organizationId: string) {
+    const rows = await queryRows<{ key: string; ts: Date; value: number | null; status: number | null; output: string | null }>(
+      db,
+      `SELECT s.key, q.ts, q.value, q.status, q.output
+       FROM evaluation_queue e,
+            unnest(e.series_ids, e.timestamps, e."values", coalesce(e.statuses, array_fill(NULL::int, ARRAY[cardinality(e.series_ids)])),
+                   coalesce(e.outputs, array_fill(NULL::text, ARRAY[cardinality(e.series_ids)]))) AS q(series_id, ts, value, status, output)
+       JOIN series s ON s.id = q.series_id
+       WHERE e.organization_id = $1 ORDER BY s.key, q.ts`,
+      [organizationId],
+    );
+    return rows.map((r) => [r.key, r.ts.getTime(), r.value, r.status, r.output]);
+  }
+
+  const results = [
+    { key: "h-s-a", ts: T0, value: 1.5, status: 0, output: 'OK "quoted" \\ and, a comma' },
+    { key: "h-s-b", ts: T0, value: null },
+    { key: "h-s-a", ts: T0 + 1000, value: -2, status: 2 },
+  ];
+  const pointsOf = (ids: Map<string, number>): ResolvedPoint[] => results.map(({ key, ...rest }) => ({ seriesId: ids.get(key)!, ...rest }));
+
+  it("stores and queues exactly what the same batch by key does, once per batch id", async () => {
+    const byKey = await resolvedOrganization();
+    const byId = await resolvedOrganization();
+    await ingestBatch(db, { organizationId: byKey.org, agentId: null, batch: { batchId: "batch-resolved-1", results } });
+    const input = {
+      organizationId: byId.org,
+      agentId: null,
+      batchId: "batch-resolved-1",
+      revision: byId.revision,
+      points: pointsOf(byId.ids),
+    };
+    expect(await ingestResolvedBatch(db, input)).toEqual({ accepted: 3, duplicate: false });
+    expect(await ingestResolvedBatch(db, input)).toEqual({ accepted: 0, duplicate: true });
+    expect(await queuedPoints(byId.org)).toEqual(await queuedPoints(byKey.org));
+    expect((await queuedPoints(byId.org))[0]).toEqual(["h-s-a", T0, 1.5, 0, 'OK "quoted" \\ and, a comma']);
+    const pointsOfOrg = (org: string) =>
+      queryRows(
+        db,
+        `SELECT s.key, p.ts, p.value, p.status, p.output FROM metric_points p JOIN series s ON s.id = p.series_id
+         WHERE p.organization_id = $1 ORDER BY s.key, p.ts`,
+        [org],
+      );
+    expect(await pointsOfOrg(byId.org)).toEqual(await pointsOfOrg(byKey.org));
+  });
+
+  it("re-sent points already stored under another batch id: stores and queues only the new ones", async () => {
+    const { org, ids, revision } = await resolvedOrganization();
+    const send = (points: ResolvedPoint[]) =>
+      ingestResolvedBatch(db, { organizationId: org, agentId: null, batchId: `batch-${crypto.randomUUID()}`, revision, points });
+    const points = pointsOf(ids);
+    expect(await send(points.slice(0, 1))).toEqual({ accepted: 1, duplicate: false });
+    expect(await send(points)).toEqual({ accepted: 2, duplicate: false });
+    expect((await queuedPoints(org)).length).toBe(3);
+  });
+
+  it("stores nothing and answers null once the configuration changed since the revision, or for another organisation's series", async () => {
+    const { org, ids, revision } = await resolvedOrganization();
+    const other = await resolvedOrganization();
+    const send = (organizationId: string, rev: string, points: ResolvedPoint[]) =>
+      ingestResolvedBatch(db, { organizationId, agentId: null, batchId: `batch-${crypto.randomUUID()}`, revision: rev, points });
+    // Another organisation's series among the points, under the organisation's own revision.
+    expect(await send(org, revision, [...pointsOf(ids), { seriesId: other.ids.get("h-s-a")!, ts: T0, value: 1 }])).toBeNull();
+    // An item removed from the draft: the revision moves on, and the key would be refused as unknown.
+    await execute(db, "DELETE FROM service_items WHERE organization_id = $1 AND series_key = 'h-s-b'", [org]);
+    expect(await configurationRevision(db, org)).not.toBe(revision);
+    expect(await send(org, revision, pointsOf(ids))).toBeNull();
+    expect(await queuedPoints(org)).toEqual([]);
+    expect((await stored(org)).series.map((s) => [s.key, s.n])).toEqual([
+      ["h-s-a", 1],
+      ["h-s-b", 1],
+    ]);
+    expect((await stored(other.org)).series.map((s) => [s.key, s.n])).toEqual([
+      ["h-s-a", 1],
+      ["h-s-b", 1],
+    ]);
   });
 });

@@ -1,8 +1,8 @@
 import type { Database } from "@tidemark/db/client";
 import { authenticateAgent, bearerToken } from "@tidemark/db/fleet";
-import { ingestBatch } from "@tidemark/db/metrics";
 import { futurePointIssues, ingestBatchSchema, MAX_INGEST_BYTES } from "@tidemark/protocol";
 import { spendIngestAllowance } from "./ingest-limit.ts";
+import { storeIngestBatch } from "./ingest-store.ts";
 import { readJsonBody } from "./json-body.ts";
 import { errorResponse, zodIssues } from "./json-errors.ts";
 import type { PointsStored } from "./points-stored.ts";
@@ -33,7 +33,7 @@ export async function ingestResponse(
   if (!parsed.success) return errorResponse(400, "the batch does not match the ingest schema", { issues: zodIssues(parsed.error) });
   const future = futurePointIssues(parsed.data, now);
   if (future.length > 0) return errorResponse(400, "the batch holds points stamped in the future", { issues: future });
-  const result = await ingestBatch(db, { organizationId: agent.organizationId, agentId: agent.agentId, batch: parsed.data });
+  const result = await storeIngestBatch(db, { organizationId: agent.organizationId, agentId: agent.agentId, batch: parsed.data });
   pointsStored?.(result.accepted);
   return Response.json(result);
 }

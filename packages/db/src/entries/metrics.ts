@@ -1,6 +1,16 @@
 /** `@tidemark/db/metrics`: series and their points — ingest (agents', Prometheus'), reads, aggregates, previews. */
 export * from "../board.ts";
-export { COPY_FROM_POINTS, type IngestInput, ingestBatch } from "../ingest.ts";
+export {
+  COPY_FROM_POINTS,
+  type IngestInput,
+  ingestBatch,
+  ingestResolvedBatch,
+  loadServiceItemSeries,
+  type ResolvedIngestInput,
+  type ResolvedPoint,
+  resolvedPoints,
+  type ServiceItemSeries,
+} from "../ingest.ts";
 export * from "../metrics.ts";
 export * from "../preview.ts";
 export * from "../prometheus-ingest.ts";
