@@ -1,4 +1,4 @@
-import { knownIngestSeries, storeIngestBatch } from "@tidemark/api/http";
+import { KnownIngestSeries, storeIngestBatch } from "@tidemark/api/http";
 import type { Database } from "@tidemark/db/client";
 import { createOrgWithItems, execute, queryRows, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,17 +12,26 @@ beforeAll(async () => {
 afterAll(async () => db.close());
 
 const T0 = Date.UTC(2026, 5, 1, 12);
+let ts = T0;
+
+/** Sends the keys' results (one each, a second after the last batch's) as an agent's batch. */
+const sender =
+  (organizationId: string, series: KnownIngestSeries) =>
+  (keys: string[], batchId = `b-${crypto.randomUUID()}`) => {
+    ts += 1000;
+    const results = keys.map((key, i) => ({ key, ts, value: i, status: 0, output: `"${key}", \\ok` }));
+    return storeIngestBatch(db, { organizationId, agentId: null, batch: { batchId, results } }, series);
+  };
 
 describe("an agent's batch by series id", () => {
   it("stores and queues as by key, learns new series, never reads again for keys that stay unknown, and follows the draft", async () => {
     const org = await createOrgWithItems(db, [{ name: "a" }, { name: "b" }, { name: "c" }]);
-    let ts = T0;
-    const send = (keys: string[], batchId = `b-${crypto.randomUUID()}`) => {
-      ts += 1000;
-      const results = keys.map((key, i) => ({ key, ts, value: i, status: 0, output: `"${key}", \\ok` }));
-      return storeIngestBatch(db, { organizationId: org, agentId: null, batch: { batchId, results } });
+    const series = new KnownIngestSeries(db);
+    const send = sender(org, series);
+    const knownKeys = async () => {
+      const known = await series.whenRead(org);
+      return known && "seriesIdByKey" in known ? [...known.seriesIdByKey.keys()].sort() : known;
     };
-    const knownKeys = async () => [...((await knownIngestSeries(db, org))?.seriesIdByKey.keys() ?? [])].sort();
 
     // Nothing known yet: by key, then the series are read (c has none yet).
     expect(await send(["h-s-a", "h-s-b"])).toMatchObject({ accepted: 2, duplicate: false, unknownSeries: [] });
@@ -34,9 +43,9 @@ describe("an agent's batch by series id", () => {
     expect(await send(["h-s-a", "h-s-c"])).toMatchObject({ accepted: 2, unknownSeries: [] });
     expect(await knownKeys()).toEqual(["h-s-a", "h-s-b", "h-s-c"]);
     // A key no item has: reported, and nothing read again for it.
-    const known = await knownIngestSeries(db, org);
+    const known = await series.whenRead(org);
     expect(await send(["h-s-a", "h-s-nope"])).toMatchObject({ accepted: 1, unknownSeries: ["h-s-nope"] });
-    expect(await knownIngestSeries(db, org)).toBe(known);
+    expect(await series.whenRead(org)).toBe(known);
     // An item removed from the draft: refused as by key, though this process knew its series.
     await execute(db, "DELETE FROM service_items WHERE organization_id = $1 AND series_key = 'h-s-b'", [org]);
     expect(await send(["h-s-a", "h-s-b"])).toMatchObject({ accepted: 1, unknownSeries: ["h-s-b"] });
@@ -60,5 +69,17 @@ describe("an agent's batch by series id", () => {
       [org],
     );
     expect(queued!.n).toBe(10);
+  });
+
+  it("an organisation with more series than this process keeps goes by key, without counting them again at every batch", async () => {
+    const org = await createOrgWithItems(db, [{ name: "a" }, { name: "b" }, { name: "c" }]);
+    const series = new KnownIngestSeries(db, 2);
+    const send = sender(org, series);
+    expect(await send(["h-s-a", "h-s-b", "h-s-c"])).toMatchObject({ accepted: 3, unknownSeries: [] });
+    const counted = await series.whenRead(org);
+    expect(counted).toEqual({ tooMany: true });
+    expect(await send(["h-s-a", "h-s-b", "h-s-c", "h-s-nope"])).toMatchObject({ accepted: 3, unknownSeries: ["h-s-nope"] });
+    expect(await send(["h-s-a"])).toMatchObject({ accepted: 1, unknownSeries: [] });
+    expect(series.get(org)).toBe(counted);
   });
 });

@@ -277,8 +277,8 @@ const RESOLVED_STATEMENTS = { plain: resolvedIngestStatement(false), skippingSto
 
 /**
  * Stores and queues points of series the caller resolved under `input.revision` (the worker's
- * calculations, whose configuration maps each key to its series): one statement, idempotent per
- * batch id, as ingestBatch. Null when the revision no longer holds or a series is not the
+ * calculations from their configuration, the web's ingest from `loadServiceItemSeries`): one
+ * statement, idempotent per batch id, as ingestBatch. Null when the revision no longer holds or a series is not the
  * organisation's: nothing was stored, and the batch goes through ingestBatch by its keys.
  */
 export async function ingestResolvedBatch(
@@ -319,14 +319,17 @@ export interface ServiceItemSeries {
   seriesIdByKey: Map<string, number>;
 }
 
-export async function loadServiceItemSeries(db: Database, organizationId: string): Promise<ServiceItemSeries> {
+/** Null when the organisation has more than `atMost` of them (nothing more is read). */
+export async function loadServiceItemSeries(db: Database, organizationId: string, atMost: number): Promise<ServiceItemSeries | null> {
+  if (!Number.isSafeInteger(atMost) || atMost < 0) throw new Error(`not a count: ${atMost}`);
   // Read first: the items are of this revision or a newer one, which fails ingestResolvedBatch's check.
   const revision = await configurationRevision(db, organizationId);
   const { rows } = await poolOf(db).query<{ key: string; id: string }>(
     `SELECT si.series_key AS key, s.id FROM service_items si JOIN series s ON s.organization_id = si.organization_id AND s.key = si.series_key
-     WHERE si.organization_id = $1`,
-    [organizationId],
+     WHERE si.organization_id = $1 LIMIT $2`,
+    [organizationId, atMost + 1],
   );
+  if (rows.length > atMost) return null;
   return { revision, seriesIdByKey: new Map(rows.map((r) => [r.key, Number(r.id)])) };
 }
 

@@ -5,7 +5,13 @@
  */
 export { agentConfigResponse, agentStatusResponse, LONG_POLL, type LongPollTiming } from "./agent.ts";
 export { ingestResponse } from "./ingest.ts";
-export { KNOWN_SERIES_MAX_KEYS, knownIngestSeries, storeIngestBatch } from "./ingest-store.ts";
+export {
+  KNOWN_SERIES_MAX_KEYS,
+  KnownIngestSeries,
+  knownIngestSeriesOf,
+  storeIngestBatch,
+  TOO_MANY_SERIES_RECOUNT_MS,
+} from "./ingest-store.ts";
 export { errorResponse, zodIssues } from "./json-errors.ts";
 export type { PointsStored } from "./points-stored.ts";
 export { promWriteResponse } from "./prom-write.ts";
