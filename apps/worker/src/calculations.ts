@@ -10,7 +10,7 @@ import {
   loadCalculationServices,
   loadLastPointTimes,
 } from "@tidemark/db/evaluation";
-import { COPY_FROM_POINTS, ingestBatch, ingestResolvedBatch, resolvedPoints } from "@tidemark/db/metrics";
+import { COPY_FROM_POINTS, ingestByKnownSeries } from "@tidemark/db/metrics";
 import { evaluate } from "@tidemark/expr";
 import type { CheckResult } from "@tidemark/protocol";
 import { sourceNeeds } from "./history-needs.ts";
@@ -436,12 +436,15 @@ export class CalculationScheduler {
    */
   protected async storeResults(organizationId: string, part: ComputedRun[]): Promise<void> {
     const first = part[0]!.run;
-    const batchId = `calc:${first.service.serviceId}:${first.dueMs}:${part.length}`;
-    const results = part.flatMap((c) => c.results);
     const config = await this.organizations.get(organizationId);
-    const points = resolvedPoints(results, config.serviceItemSeriesIdByKey);
-    if (points && (await ingestResolvedBatch(this.db, { organizationId, agentId: null, batchId, revision: config.revision, points })))
-      return;
-    await ingestBatch(this.db, { organizationId, agentId: null, batch: { batchId, results } });
+    await ingestByKnownSeries(
+      this.db,
+      {
+        organizationId,
+        agentId: null,
+        batch: { batchId: `calc:${first.service.serviceId}:${first.dueMs}:${part.length}`, results: part.flatMap((c) => c.results) },
+      },
+      { revision: config.revision, seriesIdByKey: config.serviceItemSeriesIdByKey },
+    );
   }
 }

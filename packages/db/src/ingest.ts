@@ -333,8 +333,27 @@ export async function loadServiceItemSeries(db: Database, organizationId: string
   return { revision, seriesIdByKey: new Map(rows.map((r) => [r.key, Number(r.id)])) };
 }
 
+/**
+ * ingestBatch, by series id (ingestResolvedBatch, `byId`) when `known` has every key's series; by
+ * key when it lacks one, or when its revision no longer holds (`stale`: the caller reads its
+ * series again).
+ */
+export async function ingestByKnownSeries(
+  db: Database,
+  input: IngestInput,
+  known: ServiceItemSeries | undefined,
+): Promise<{ response: IngestResponse; byId: boolean; stale: boolean }> {
+  const { organizationId, agentId, batch } = input;
+  const points = known ? resolvedPoints(batch.results, known.seriesIdByKey) : null;
+  if (known && points) {
+    const stored = await ingestResolvedBatch(db, { organizationId, agentId, batchId: batch.batchId, revision: known.revision, points });
+    if (stored) return { response: { batchId: batch.batchId, ...stored, unknownSeries: [] }, byId: true, stale: false };
+  }
+  return { response: await ingestBatch(db, input), byId: false, stale: points !== null };
+}
+
 /** The results as points of their series, or null when a key has no series in `seriesIdByKey`. */
-export function resolvedPoints(results: readonly CheckResult[], seriesIdByKey: ReadonlyMap<string, number>): ResolvedPoint[] | null {
+function resolvedPoints(results: readonly CheckResult[], seriesIdByKey: ReadonlyMap<string, number>): ResolvedPoint[] | null {
   const points: ResolvedPoint[] = [];
   for (const r of results) {
     const seriesId = seriesIdByKey.get(r.key);

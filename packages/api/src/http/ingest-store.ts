@@ -1,12 +1,5 @@
 import type { Database } from "@tidemark/db/client";
-import {
-  type IngestInput,
-  ingestBatch,
-  ingestResolvedBatch,
-  loadServiceItemSeries,
-  resolvedPoints,
-  type ServiceItemSeries,
-} from "@tidemark/db/metrics";
+import { type IngestInput, ingestBatch, ingestByKnownSeries, loadServiceItemSeries, type ServiceItemSeries } from "@tidemark/db/metrics";
 import type { IngestResponse } from "@tidemark/protocol";
 import { LRUCache } from "lru-cache";
 
@@ -89,25 +82,11 @@ export async function storeIngestBatch(
   const { organizationId, batch } = input;
   const known = series.get(organizationId);
   if (known && "tooMany" in known) return ingestBatch(db, input);
-  let changed = known === undefined;
-  const points = known ? resolvedPoints(batch.results, known.seriesIdByKey) : null;
-  if (known && points) {
-    const stored = await ingestResolvedBatch(db, {
-      organizationId,
-      agentId: input.agentId,
-      batchId: batch.batchId,
-      revision: known.revision,
-      points,
-    });
-    if (stored) return { batchId: batch.batchId, ...stored, unknownSeries: [] };
-    changed = true;
-  }
-  const response = await ingestBatch(db, input);
-  if (known && !changed) {
-    // A key the process lacks that the statement by key found: its series is new, or what it knows old.
-    const unknown = new Set(response.unknownSeries);
-    changed = batch.results.some((r) => !known.seriesIdByKey.has(r.key) && !unknown.has(r.key));
-  }
-  if (changed) series.refresh(organizationId);
+  const { response, byId, stale } = await ingestByKnownSeries(db, input, known);
+  if (byId) return response;
+  // Read again when nothing was known, the revision moved on, or the statement by key found a key
+  // this process lacks (its series is new, or what it knows old) — not for keys that stay unknown.
+  const unknown = new Set(response.unknownSeries);
+  if (!known || stale || batch.results.some((r) => !known.seriesIdByKey.has(r.key) && !unknown.has(r.key))) series.refresh(organizationId);
   return response;
 }

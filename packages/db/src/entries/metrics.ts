@@ -4,11 +4,11 @@ export {
   COPY_FROM_POINTS,
   type IngestInput,
   ingestBatch,
+  ingestByKnownSeries,
   ingestResolvedBatch,
   loadServiceItemSeries,
   type ResolvedIngestInput,
   type ResolvedPoint,
-  resolvedPoints,
   type ServiceItemSeries,
 } from "../ingest.ts";
 export * from "../metrics.ts";
