@@ -1,9 +1,9 @@
-import type { EvaluationOutcome } from "@tidemark/alerts";
-import { planAlerts } from "@tidemark/db/alerts";
+import type { EvaluationOutcome, ItemIdLookup } from "@tidemark/alerts";
+import { type NotificationContextSource, notificationContextOnce, planAlerts } from "@tidemark/db/alerts";
 import type { Database } from "@tidemark/db/client";
 import type { EvaluationRecord } from "@tidemark/db/evaluation";
 import { Evaluator, type EvaluatorOptions } from "./evaluator.ts";
-import type { OrganizationCache } from "./organization-cache.ts";
+import type { OrganizationCache, OrganizationConfig } from "./organization-cache.ts";
 import type { OrganizationWindows } from "./series-window.ts";
 
 /** A record as the alert state machine sees it; the explanation is read from the record only when an alert needs it. */
@@ -38,6 +38,17 @@ class RecordOutcome implements EvaluationOutcome {
   }
 }
 
+/** Item ids by series key from the configuration the batch evaluates by (its deployed items' draft items). */
+function itemIdsOf(config: OrganizationConfig): ItemIdLookup {
+  return {
+    get: (seriesKey) => {
+      const seriesId = config.seriesIdByKey.get(seriesKey);
+      const itemId = seriesId === undefined ? "" : (config.bySeriesId.get(seriesId)?.itemId ?? "");
+      return itemId === "" ? undefined : itemId;
+    },
+  };
+}
+
 export interface AlertingEvaluatorOptions extends EvaluatorOptions {
   /** The dashboard's public URL, for the links in notifications (TIDEMARK_PUBLIC_URL, read by main). */
   publicUrl?: string;
@@ -54,14 +65,22 @@ export function alertingEvaluator(
   options: AlertingEvaluatorOptions = {},
 ): Evaluator {
   const { publicUrl, ...evaluatorOptions } = options;
+  // A batch's slices read the notification context once (notificationContextOnce), not each behind the writes sent before it.
+  const contextByBatch = new WeakMap<object, NotificationContextSource>();
   return new Evaluator(
     db,
     organizations,
     windows,
     {
-      beforeWrite: async ({ client, organizationId, records, config, statement, alerts }) => {
+      beforeWrite: async ({ client, organizationId, records, config, statement, alerts, scope }) => {
         const outcomes = records.map((r) => new RecordOutcome(r, config.bySeriesId.get(r.seriesId)?.seriesKey ?? String(r.seriesId)));
-        return (await planAlerts(client, organizationId, outcomes, alerts, statement, { externalUrl: publicUrl })).memory;
+        let notificationContext = contextByBatch.get(scope);
+        if (notificationContext === undefined) {
+          notificationContext = notificationContextOnce(client, organizationId, itemIdsOf(config));
+          contextByBatch.set(scope, notificationContext);
+        }
+        return (await planAlerts(client, organizationId, outcomes, alerts, statement, { externalUrl: publicUrl, notificationContext }))
+          .memory;
       },
     },
     evaluatorOptions,

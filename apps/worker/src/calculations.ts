@@ -333,15 +333,20 @@ export class CalculationScheduler {
       if (list) list.push(run);
       else byOrganization.set(run.service.organizationId, [run]);
     }
+    // Runs due at one instant share its Date (a tick's thousands of runs have a few instants).
+    let dueAt = new Date(Number.NaN);
     const claimed = claimCalculationRuns(
       this.db,
-      runs.map((run) => ({
-        organizationId: run.service.organizationId,
-        serviceId: run.service.serviceId,
-        dueAt: new Date(run.dueMs),
-        revision: this.digests.get(run.service.organizationId) ?? UNREAD_REVISION,
-        run,
-      })),
+      runs.map((run) => {
+        if (dueAt.getTime() !== run.dueMs) dueAt = new Date(run.dueMs);
+        return {
+          organizationId: run.service.organizationId,
+          serviceId: run.service.serviceId,
+          dueAt,
+          revision: this.digests.get(run.service.organizationId) ?? UNREAD_REVISION,
+          run,
+        };
+      }),
       60_000,
     );
     const caughtUp = new Map<string, Promise<void>>();
@@ -352,7 +357,8 @@ export class CalculationScheduler {
       caughtUp.set(organizationId, done);
     }
     // The claim gives back the runs won as given, each with its run; each ends as it was claimed.
-    const won = new Map((await claimed).map((w) => [w.run, w]));
+    const won = new Map<(typeof runs)[number], Awaited<typeof claimed>[number]>();
+    for (const w of await claimed) won.set(w.run, w);
     let mine = 0;
     const finished: FinishedRun[] = [];
     for (const [organizationId, orgRuns] of byOrganization) {
@@ -372,7 +378,9 @@ export class CalculationScheduler {
           this.stats.failures++;
           this.log({ service: `${r.service.host}-${r.service.service}`, err: error }, "calculation failed");
         } else this.stats.runs++;
-        finished.push({ ...won.get(r)!, error });
+        // The claim's fields, not a spread of it: the claim carries its run, which the finish does not need.
+        const w = won.get(r)!;
+        finished.push({ organizationId: w.organizationId, serviceId: w.serviceId, dueAt: w.dueAt, revision: w.revision, error });
       }
     }
     await Promise.allSettled(caughtUp.values());

@@ -80,11 +80,13 @@ export class BatchMemory {
 
   /** Keeps what a committed batch wrote. */
   remember(states: ReadonlyMap<number, ItemStateRow>, alerts: ReadonlyMap<number, SeriesAlertMemory>): void {
-    for (const [seriesId, state] of states) {
+    states.forEach((state, seriesId) => {
       const memory = this.of(seriesId);
       memory?.bySeriesId.set(seriesId, state);
       memory?.withoutState.delete(seriesId);
-    }
-    for (const [seriesId, memory] of alerts) this.of(seriesId)?.alerts.set(seriesId, memory);
+    });
+    alerts.forEach((alert, seriesId) => {
+      this.of(seriesId)?.alerts.set(seriesId, alert);
+    });
   }
 }

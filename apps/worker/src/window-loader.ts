@@ -25,9 +25,10 @@ export async function refreshWindow(
     const seriesId = config.seriesIdByKey.get(key);
     const need = config.needs.get(key);
     if (seriesId === undefined || !need) continue;
-    keysById.set(seriesId, key);
     const empty = window.hold(key, need);
+    // Only series asked for: a batch's held and current series (most of them) cost no entry.
     if (empty || !heldIsCurrent(seriesId)) {
+      keysById.set(seriesId, key);
       // A first load takes the newest `capacity` points (enough for the need's count and, at up to
       // one point a second, its look-back); later loads only what arrived since.
       // A series held without points (made-up stale results are not data) loads like a new one.
@@ -38,6 +39,7 @@ export async function refreshWindow(
     // Points taken back had pushed older ones out of a full window: those come back in the same round trip.
     const older = window.olderMissing(key);
     if (older) {
+      keysById.set(seriesId, key);
       requests.push({ seriesId, sinceMs: 0, limit: older.count, untilMs: older.beforeTs });
       olderAsked.push(key);
     }

@@ -1,6 +1,7 @@
+import { createSilence, createWebhook } from "@tidemark/db/alerts";
 import type { Database } from "@tidemark/db/client";
 import { ingestBatch } from "@tidemark/db/metrics";
-import { constantPolicy, createOrgWithItems, execute, testDatabase } from "@tidemark/db/testing";
+import { constantPolicy, createOrgWithItems, deleteWebhooksOf, execute, queryRows, testDatabase } from "@tidemark/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertingEvaluator } from "../src/alerting-evaluator.ts";
 import { drainQueue, Evaluator } from "../src/evaluator.ts";
@@ -14,10 +15,14 @@ import { evaluationOutcome } from "./evaluation-outcome.ts";
  */
 
 let db: Database;
+const organizations: string[] = [];
 beforeAll(async () => {
   db = await testDatabase();
 });
-afterAll(async () => db.close());
+afterAll(async () => {
+  await deleteWebhooksOf(db, organizations);
+  await db.close();
+});
 
 const T0 = Date.UTC(2026, 2, 2, 10, 0, 0);
 // Below 110 OK, up to 130 WARNING, above CRITICAL; a problem is hard on its second result.
@@ -70,6 +75,49 @@ describe("a batch written slice by slice", () => {
     expect(expected.changes.length).toBeGreaterThan(8);
     expect(expected.queued).toEqual([{ n: 0 }]);
     expect(await evaluationOutcome(db, sliced)).toEqual(expected);
+  });
+
+  it("queues the deliveries one slice queues, with the silences and item links of the batch read once", async () => {
+    // Item b silenced from its third result to its sixth (after the first slice's instants); both
+    // organisations notify a webhook.
+    const notified = async () => {
+      const org = await queuedOrganization();
+      await createWebhook(db, org, { name: "ops", url: "http://127.0.0.1:9/hook", enabled: true });
+      await createSilence(db, org, null, {
+        matchers: { host: "h", service: "s", item: "b" },
+        startsAt: new Date(T0 + 2 * 60_000),
+        endsAt: new Date(T0 + 6 * 60_000),
+        comment: "maintenance",
+      });
+      organizations.push(org);
+      return org;
+    };
+    const deliveries = (org: string) =>
+      queryRows(
+        db,
+        `SELECT s.key, a.opened_at, d.payload->>'status' AS status, d.payload->'alerts'->0->'annotations'->>'preview' AS preview
+         FROM notification_deliveries d JOIN alerts a ON a.id = d.alert_id JOIN series s ON s.id = a.series_id
+         WHERE a.organization_id = $1 ORDER BY s.key, a.opened_at, d.created_at, status`,
+        [org],
+      );
+    const whole = await notified();
+    await drainQueue(worker(1000));
+    const sliced = await notified();
+    await drainQueue(worker(1));
+
+    // Each organisation has its own silence: its id aside, the outcomes are equal.
+    const outcome = async (org: string) => {
+      const { events, ...rest } = await evaluationOutcome(db, org);
+      return { ...rest, events: events.map((e) => ({ ...e, detail: String(e.detail).replace(/silenced by .*/, "silenced") })) };
+    };
+    const expected = await outcome(whole);
+    expect(expected.events.filter((e) => e.detail === "notification held: silenced")).not.toEqual([]);
+    expect(await outcome(sliced)).toEqual(expected);
+    const [a] = await queryRows(db, `SELECT id FROM service_items WHERE organization_id = $1 AND series_key = 'h-s-a'`, [sliced]);
+    const sent = await deliveries(sliced);
+    expect(sent.filter((d) => d.key === "h-s-a").map((d) => d.preview)).toContain(`http://localhost:3000/items/${a.id}`);
+    const withoutItems = (rows: Record<string, unknown>[]) => rows.map(({ preview, ...rest }) => ({ ...rest, link: Boolean(preview) }));
+    expect(withoutItems(sent)).toEqual(withoutItems(await deliveries(whole)));
   });
 
   it("is all or nothing: a later slice's failing statement undoes the earlier ones, and the retry evaluates from scratch", async () => {

@@ -30,6 +30,7 @@ export {
   type AlertMemoryLookup,
   type AlertPlan,
   type AlertPlanSummary,
+  type ItemIdLookup,
   NO_NOTIFICATION_CONTEXT,
   type NotificationContext,
   type NotificationNeeds,

@@ -83,7 +83,11 @@ export function stepAlert(
   const at = outcome.ts;
   if (track.lastTs && at.getTime() <= track.lastTs.getTime()) return null;
 
-  const recentStates = [...track.recentStates, outcome.state].slice(-FLAP_HISTORY);
+  // The last FLAP_HISTORY states with this one, in one array (a spread then a slice made two a step).
+  const kept = Math.min(track.recentStates.length, FLAP_HISTORY - 1);
+  const recentStates = new Array<State>(kept + 1);
+  for (let i = 0; i < kept; i++) recentStates[i] = track.recentStates[track.recentStates.length - kept + i]!;
+  recentStates[kept] = outcome.state;
   const flapPercent = percentStateChange(recentStates);
   const flapping = nextFlapping(track.flapping, flapPercent, settings.flap);
   const transitions: AlertTransition[] = [];

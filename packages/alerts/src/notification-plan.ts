@@ -44,14 +44,19 @@ export interface NotificationNeeds {
 }
 
 /** What the notification step reads: silences in force, enabled receivers, acknowledged alerts, item ids for links. */
+/** An item's id by its series key (undefined when the key is no item's). */
+export interface ItemIdLookup {
+  get(seriesKey: string): string | undefined;
+}
+
 export interface NotificationContext {
   silences: readonly (SilenceWindow & { id: string })[];
   receivers: readonly ReceiverPolicy[];
   acknowledged: ReadonlySet<string>;
   /** The organisation's slug, Alertmanager's `organization` label. */
   organization: string | undefined;
-  /** Item ids by series key, for the preview link. */
-  items: ReadonlyMap<string, string>;
+  /** Item ids by series key, for the preview link: a map, or a look-up into the caller's configuration. */
+  items: ItemIdLookup;
 }
 
 export const NO_NOTIFICATION_CONTEXT: NotificationContext = Object.freeze({

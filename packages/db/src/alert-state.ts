@@ -64,9 +64,14 @@ interface SeriesRow {
   notified_at: Date | null;
 }
 
+/** Where the notification step's context comes from when a notification is due. */
+export type NotificationContextSource = (needs: NotificationNeeds) => Promise<NotificationContext>;
+
 export interface ApplyEvaluationsOptions {
   /** The dashboard's public URL, for the webhook payload's links; the app reads it from its configuration. */
   externalUrl?: string;
+  /** The notification context (default: loadNotificationContext on the caller's connection, at every call that needs one). */
+  notificationContext?: NotificationContextSource;
   /** The evaluations the outcomes come from: their states and state changes are written in the same statement, as the worker does. */
   records?: EvaluationRecord[];
 }
@@ -130,35 +135,89 @@ export async function loadAlertMemory(
   return new Map(rows.map((r) => [r.id, memoryFrom(r)]));
 }
 
+interface ContextRow {
+  kind: "silence" | "webhook" | "acknowledged" | "organization" | "item";
+  id: string;
+  name: string | null;
+  matchers: unknown;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  receiver_kind: string | null;
+  repeat: number | null;
+}
+
+const WEBHOOK_AND_ORGANIZATION_ROWS = `
+     SELECT 'webhook', id, name, matchers, NULL, NULL, kind, repeat_interval_seconds FROM webhooks WHERE organization_id = $1 AND enabled
+     UNION ALL
+     SELECT 'organization', id, slug, NULL, NULL, NULL, NULL, NULL FROM organizations WHERE id = $1`;
+
 /** Silences in force over the batch, enabled receivers, which of `alertIds` are acknowledged, and the notified items' ids. */
 export async function loadNotificationContext(
   client: pg.ClientBase,
   organizationId: string,
   { from, to, alertIds, keys }: NotificationNeeds,
 ): Promise<NotificationContext> {
-  const { rows } = await client.query<{
-    kind: "silence" | "webhook" | "acknowledged" | "organization" | "item";
-    id: string;
-    name: string | null;
-    matchers: unknown;
-    starts_at: Date | null;
-    ends_at: Date | null;
-    receiver_kind: string | null;
-    repeat: number | null;
-  }>(
+  const { rows } = await client.query<ContextRow>(
     `SELECT 'silence' AS kind, id, NULL AS name, matchers, starts_at, ends_at, NULL AS receiver_kind, NULL::int AS repeat FROM silences
        WHERE organization_id = $1 AND ends_at > $2 AND starts_at <= $3
-     UNION ALL
-     SELECT 'webhook', id, name, matchers, NULL, NULL, kind, repeat_interval_seconds FROM webhooks WHERE organization_id = $1 AND enabled
+     UNION ALL ${WEBHOOK_AND_ORGANIZATION_ROWS}
      UNION ALL
      SELECT 'acknowledged', id, NULL, NULL, NULL, NULL, NULL, NULL FROM alerts
        WHERE organization_id = $1 AND id = ANY($4::uuid[]) AND acknowledged_at IS NOT NULL
      UNION ALL
-     SELECT 'organization', id, slug, NULL, NULL, NULL, NULL, NULL FROM organizations WHERE id = $1
-     UNION ALL
      SELECT 'item', id, series_key, NULL, NULL, NULL, NULL, NULL FROM service_items WHERE organization_id = $1 AND series_key = ANY($5::text[])`,
     [organizationId, from, to, alertIds, keys],
   );
+  return notificationContextOf(rows);
+}
+
+/**
+ * The notification context of every call of one evaluation batch, read on its transaction once,
+ * at the first call that needs it (again only should a later call need silences from before
+ * that call's first instant): the silences that end after it (whenever they start), the enabled
+ * receivers, the organisation's open alerts that are acknowledged — a superset of what each
+ * call's needs ask, which the notification step narrows down itself (a silence by instant and
+ * key, an acknowledgement by alert) — and item ids from `items` (the caller's configuration),
+ * not read.
+ *
+ * The worker plans a batch's alerts slice by slice, each slice's writes sent while the next is
+ * evaluated: a read at every slice waited on the connection behind the writes already sent
+ * (docs/scaling.md, "Twenty-fifth round"). Only the batch's first slice with a notification due
+ * reads now, behind what was sent before it.
+ */
+export function notificationContextOnce(
+  client: pg.ClientBase,
+  organizationId: string,
+  items: NotificationContext["items"],
+): NotificationContextSource {
+  let read: { fromMs: number; context: Promise<NotificationContext> } | undefined;
+  return (needs) => {
+    if (read === undefined || needs.from.getTime() < read.fromMs)
+      read = { fromMs: needs.from.getTime(), context: loadStandingNotificationContext(client, organizationId, needs.from, items) };
+    return read.context;
+  };
+}
+
+async function loadStandingNotificationContext(
+  client: pg.ClientBase,
+  organizationId: string,
+  from: Date,
+  items: NotificationContext["items"],
+): Promise<NotificationContext> {
+  const { rows } = await client.query<ContextRow>(
+    `SELECT 'silence' AS kind, id, NULL AS name, matchers, starts_at, ends_at, NULL AS receiver_kind, NULL::int AS repeat FROM silences
+       WHERE organization_id = $1 AND ends_at > $2
+     UNION ALL ${WEBHOOK_AND_ORGANIZATION_ROWS}
+     UNION ALL
+     SELECT 'acknowledged', id, NULL, NULL, NULL, NULL, NULL, NULL FROM alerts
+       WHERE organization_id = $1 AND closed_at IS NULL AND acknowledged_at IS NOT NULL`,
+    [organizationId, from],
+  );
+  return { ...notificationContextOf(rows), items };
+}
+
+/** The context's rows as the notification step takes them (items only from 'item' rows). */
+function notificationContextOf(rows: ContextRow[]): NotificationContext {
   const silences: (SilenceWindow & { id: string })[] = [];
   const receivers: ReceiverPolicy[] = [];
   const acknowledged = new Set<string>();
@@ -259,9 +318,10 @@ export async function planRunsNotifications(
   organizationId: string,
   { runs, needs }: { runs: SeriesRun[]; needs: NotificationNeeds | null },
   statement: WriteStatement,
-  options: Pick<ApplyEvaluationsOptions, "externalUrl"> = {},
+  options: Pick<ApplyEvaluationsOptions, "externalUrl" | "notificationContext"> = {},
 ): Promise<StoredAlertPlan> {
-  const context = needs ? await loadNotificationContext(client, organizationId, needs) : NO_NOTIFICATION_CONTEXT;
+  const load = options.notificationContext ?? ((n: NotificationNeeds) => loadNotificationContext(client, organizationId, n));
+  const context = needs ? await load(needs) : NO_NOTIFICATION_CONTEXT;
   const plan = planNotifications(runs, context, { publicUrl: options.externalUrl ?? DEFAULT_PUBLIC_URL, newId: randomUUID });
   addTrackWrites(statement, organizationId, plan.tracks);
   addAlertWrites(statement, organizationId, plan.alerts);

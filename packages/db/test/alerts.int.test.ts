@@ -10,6 +10,7 @@ import {
   expireSilence,
   listDeliveries,
   listSilences,
+  notificationContextOnce,
   type TimelineFilters,
   updateItemAlertSettings,
 } from "@tidemark/db/alerts";
@@ -269,6 +270,56 @@ describe("notifications: silences and acknowledgements", () => {
     const detail = await alertDetail(db, orgId, alert.id);
     expect(detail).toMatchObject({ ackComment: "looking into it", acknowledgedByName: expect.stringMatching(/^User /) });
     expect(detail?.events.map((e) => e.kind)).toEqual(["opened", "acknowledged", "escalated", "notification-held", "closed"]);
+  });
+
+  it("reads a batch's context once, on its transaction, for every call whose instants follow the first's", async () => {
+    const { organization, user } = await createTestOrg(db, "editor");
+    organizations.push(organization.id);
+    const orgId = organization.id;
+    const key = "web05-http-latency";
+    const s = (await ensureSeries(db, orgId, [key])).get(key) as number;
+    const hook = await createWebhook(db, orgId, { name: "ops", url: "http://127.0.0.1:9/ops", enabled: true });
+    const matchers = { host: "web*", service: "*", item: "latency" };
+    const ended = await createSilence(db, orgId, user.id, {
+      matchers,
+      startsAt: new Date(T0 - 60 * MINUTE),
+      endsAt: new Date(T0 - 30 * MINUTE),
+      comment: "ended before the batch",
+    });
+    const later = await createSilence(db, orgId, user.id, {
+      matchers,
+      startsAt: new Date(T0 + 30 * MINUTE),
+      endsAt: new Date(T0 + 60 * MINUTE),
+      comment: "starts after the first call's last instant",
+    });
+    await applyEvaluations(db, orgId, script(s, key, "W"));
+    const [alert] = await alertsOf(orgId);
+    await acknowledgeAlert(db, orgId, alert.id, user.id, "on it");
+    const items = new Map([[key, "item-of-web05"]]);
+    const needs = (fromMs: number) => ({ from: new Date(fromMs), to: new Date(fromMs + MINUTE), alertIds: [], keys: [key] });
+
+    const client = await poolOf(db).connect();
+    try {
+      await client.query("BEGIN");
+      const source = notificationContextOnce(client, orgId, items);
+      const first = source(needs(T0));
+      // A later call (a later slice of the batch) gets what the first read.
+      expect(source(needs(T0 + 5 * MINUTE))).toBe(first);
+      const context = await first;
+      // A superset of each call's needs, which the notification step narrows by instant, key and alert.
+      expect(context.silences.map((x) => x.id)).toEqual([later.id]);
+      expect(context.receivers.map((r) => r.id)).toEqual([hook.id]);
+      expect([...context.acknowledged]).toEqual([alert.id]);
+      expect(context.organization).toBe(organization.slug);
+      expect(context.items).toBe(items);
+      // A call with an instant before the first's reads again, the silences that end after it included.
+      const earlier = source(needs(T0 - 45 * MINUTE));
+      expect(earlier).not.toBe(first);
+      expect((await earlier).silences.map((x) => x.id).sort()).toEqual([ended.id, later.id].sort());
+      await client.query("COMMIT");
+    } finally {
+      client.release();
+    }
   });
 });
 
