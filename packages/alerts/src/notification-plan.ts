@@ -43,12 +43,12 @@ export interface NotificationNeeds {
   keys: string[];
 }
 
-/** What the notification step reads: silences in force, enabled receivers, acknowledged alerts, item ids for links. */
 /** An item's id by its series key (undefined when the key is no item's). */
 export interface ItemIdLookup {
   get(seriesKey: string): string | undefined;
 }
 
+/** What the notification step reads: silences in force, enabled receivers, acknowledged alerts, item ids for links. */
 export interface NotificationContext {
   silences: readonly (SilenceWindow & { id: string })[];
   receivers: readonly ReceiverPolicy[];

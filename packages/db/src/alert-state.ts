@@ -320,8 +320,11 @@ export async function planRunsNotifications(
   statement: WriteStatement,
   options: Pick<ApplyEvaluationsOptions, "externalUrl" | "notificationContext"> = {},
 ): Promise<StoredAlertPlan> {
-  const load = options.notificationContext ?? ((n: NotificationNeeds) => loadNotificationContext(client, organizationId, n));
-  const context = needs ? await load(needs) : NO_NOTIFICATION_CONTEXT;
+  const context = !needs
+    ? NO_NOTIFICATION_CONTEXT
+    : options.notificationContext
+      ? await options.notificationContext(needs)
+      : await loadNotificationContext(client, organizationId, needs);
   const plan = planNotifications(runs, context, { publicUrl: options.externalUrl ?? DEFAULT_PUBLIC_URL, newId: randomUUID });
   addTrackWrites(statement, organizationId, plan.tracks);
   addAlertWrites(statement, organizationId, plan.alerts);
