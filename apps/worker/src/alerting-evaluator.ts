@@ -38,13 +38,12 @@ class RecordOutcome implements EvaluationOutcome {
   }
 }
 
-/** Item ids by series key from the configuration the batch evaluates by (its deployed items' draft items). */
+/** Item ids by series key from the configuration the batch evaluates by: its deployed items that are draft items. */
 function itemIdsOf(config: OrganizationConfig): ItemIdLookup {
   return {
     get: (seriesKey) => {
-      const seriesId = config.seriesIdByKey.get(seriesKey);
-      const itemId = seriesId === undefined ? "" : (config.bySeriesId.get(seriesId)?.itemId ?? "");
-      return itemId === "" ? undefined : itemId;
+      const seriesId = config.serviceItemSeriesIdByKey.get(seriesKey);
+      return seriesId === undefined ? undefined : config.bySeriesId.get(seriesId)?.itemId;
     },
   };
 }
