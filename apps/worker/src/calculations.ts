@@ -16,7 +16,7 @@ import type { CheckResult } from "@tidemark/protocol";
 import { sourceNeeds } from "./history-needs.ts";
 import type { OrganizationCache, OrganizationConfig } from "./organization-cache.ts";
 import { latestDue, nextDue, parseSchedule, type Schedule } from "./schedule.ts";
-import type { OrganizationWindows } from "./series-window.ts";
+import type { OrganizationWindows, SeriesWindow } from "./series-window.ts";
 import { refreshWindow } from "./window-loader.ts";
 
 interface Scheduled {
@@ -90,19 +90,20 @@ interface ComputedRun {
 }
 
 /**
- * `computed` in consecutive parts of about as many results each (a run is never split): `parts`
- * of them from `fromResults` results on, else one; none when there is nothing to store.
+ * `runs` in consecutive parts of about as many results (`resultsOf`) each (a run is never split):
+ * `parts` of them from `fromResults` results on, else one; none when there is nothing to store.
  */
-function splitByResults(computed: ComputedRun[], { fromResults, parts }: ResultStoreSplit): ComputedRun[][] {
-  const total = computed.reduce((n, c) => n + c.results.length, 0);
+function splitByResults<T>(runs: readonly T[], resultsOf: (run: T) => number, { fromResults, parts }: ResultStoreSplit): T[][] {
+  const total = runs.reduce((n, r) => n + resultsOf(r), 0);
   if (total === 0) return [];
-  if (total < fromResults) return [computed];
-  const out: ComputedRun[][] = [[]];
+  if (total < fromResults) return [runs.filter((r) => resultsOf(r) > 0)];
+  const out: T[][] = [[]];
   let sum = 0;
-  for (const c of computed) {
+  for (const r of runs) {
+    if (resultsOf(r) === 0) continue;
     if (sum >= (total * out.length) / parts && out[out.length - 1]!.length > 0) out.push([]);
-    out[out.length - 1]!.push(c);
-    sum += c.results.length;
+    out[out.length - 1]!.push(r);
+    sum += resultsOf(r);
   }
   return out;
 }
@@ -391,14 +392,18 @@ export class CalculationScheduler {
   /** Brings the organisation's calculation window up to date for what the runs read. */
   private async catchUp(organizationId: string, runs: { service: CalculationService }[]): Promise<void> {
     const config = await this.organizations.get(organizationId);
-    const reads = new Set<string>();
-    for (const { service } of runs) for (const item of service.items) for (const key of this.itemReads(service, item)) reads.add(key);
+    const reads = new Map<string, number | undefined>();
+    for (const { service } of runs)
+      for (const item of service.items)
+        for (const key of this.itemReads(service, item)) if (!reads.has(key)) reads.set(key, config.seriesIdByKey.get(key));
     await refreshWindow(this.db, this.windows.of(organizationId), config, reads, new Map());
   }
 
   /**
-   * Computes the runs' items and stores their results (RESULT_STORE_SPLIT). A part that fails
-   * records its error on its runs; the other parts' runs stay stored.
+   * Computes the runs' items and stores their results (RESULT_STORE_SPLIT), each part as soon as
+   * it is computed: PostgreSQL stores one part while this process computes the next, where the
+   * parts used to wait for every run to be computed. A part that fails records its error on its
+   * runs; the other parts' runs stay stored.
    */
   private async compute(
     organizationId: string,
@@ -406,35 +411,42 @@ export class CalculationScheduler {
     errors: Map<string, string>,
   ): Promise<void> {
     const window = this.windows.of(organizationId);
-    const computed: ComputedRun[] = [];
-    for (const run of runs) {
-      const { service, dueMs } = run;
-      const results: CheckResult[] = [];
-      for (const item of service.items) {
-        let value: number | null = null;
-        try {
-          value = evaluate(item.execStatement, {
-            now: dueMs,
-            data: window,
-            macros: macrosOf(service, item),
-            unknownSeries: "null",
-          });
-        } catch (e) {
-          errors.set(service.serviceId, `${item.seriesKey}: ${e instanceof Error ? e.message : String(e)}`);
-        }
-        results.push({ key: item.seriesKey, ts: dueMs, value });
-      }
-      if (results.length > 0) computed.push({ run, results });
+    const stored: Promise<void>[] = [];
+    for (const part of splitByResults(runs, (run) => run.service.items.length, this.split)) {
+      const computed = part.map((run): ComputedRun => ({ run, results: this.results(window, run, errors) }));
+      stored.push(
+        this.storeResults(organizationId, computed).catch((e: unknown) => {
+          for (const { run } of computed) errors.set(run.service.serviceId, e instanceof Error ? e.message : String(e));
+        }),
+      );
+      // The part's statement goes out (its connection taken, its query written) before the next part is computed.
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    await Promise.all(
-      splitByResults(computed, this.split).map(async (part) => {
-        try {
-          await this.storeResults(organizationId, part);
-        } catch (e) {
-          for (const { run } of part) errors.set(run.service.serviceId, e instanceof Error ? e.message : String(e));
-        }
-      }),
-    );
+    await Promise.all(stored);
+  }
+
+  /** A run's results, one per item; an item whose expression fails gives null and records the error on its run. */
+  protected results(
+    window: SeriesWindow,
+    { service, dueMs }: { service: CalculationService; dueMs: number },
+    errors: Map<string, string>,
+  ): CheckResult[] {
+    const results: CheckResult[] = [];
+    for (const item of service.items) {
+      let value: number | null = null;
+      try {
+        value = evaluate(item.execStatement, {
+          now: dueMs,
+          data: window,
+          macros: macrosOf(service, item),
+          unknownSeries: "null",
+        });
+      } catch (e) {
+        errors.set(service.serviceId, `${item.seriesKey}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      results.push({ key: item.seriesKey, ts: dueMs, value });
+    }
+    return results;
   }
 
   /**

@@ -297,16 +297,18 @@ export class Evaluator {
       if (list) list.push(p.ts);
       else batchMsBySeries.set(p.seriesId, [p.ts]);
     }
-    const wanted = new Set<string>();
+    // The series the batch evaluates and those their thresholds read, by key, each with its id
+    // (none: no series of the configuration): looked up once here, not again in each step below.
+    const wanted = new Map<string, number | undefined>();
     const unknownStates: number[] = [];
     for (const seriesId of batchMsBySeries.keys()) {
       const item = config.bySeriesId.get(seriesId);
       if (!item) continue;
-      wanted.add(item.seriesKey);
+      wanted.set(item.seriesKey, seriesId);
       // Items without a threshold have states too: their plugin's, or stale.
       const reads = config.readsBySeriesId.get(seriesId);
-      if (reads !== undefined) for (const key of reads) wanted.add(key);
-      if (!known.knowsState(seriesId)) unknownStates.push(seriesId);
+      if (reads !== undefined) for (const key of reads) if (!wanted.has(key)) wanted.set(key, config.seriesIdByKey.get(key));
+      if (!known.knowsState(seriesId, item.shard)) unknownStates.push(seriesId);
     }
     this.lap("evaluate");
     const loaded = unknownStates.length
@@ -324,22 +326,25 @@ export class Evaluator {
     // shard's last evaluator (ShardMemory.caughtUp) it is current, and only older points that the
     // taken-back ones pushed out of a full window are loaded again (SeriesWindow.olderMissing).
     const window = this.windows.of(config.organizationId);
+    // The batch's own series, and their shards (two arrays: no pair a series).
     const ownShard: number[] = [];
-    for (const key of wanted) {
-      const seriesId = config.seriesIdByKey.get(key);
-      if (seriesId === undefined) continue;
+    const ownShardShards: (number | undefined)[] = [];
+    wanted.forEach((seriesId, key) => {
+      if (seriesId === undefined) return;
       // Series ids are unique across organisations, keys only within one.
-      const evaluatedHere = known.holds(seriesId) && (batchMsBySeries.has(seriesId) || known.isCaughtUp(seriesId));
+      const shard = config.bySeriesId.get(seriesId)?.shard;
+      const evaluatedHere = known.holds(seriesId, shard) && (batchMsBySeries.has(seriesId) || known.isCaughtUp(seriesId, shard));
       if (!evaluatedHere) {
         if (!this.readAhead.has(seriesId)) this.readAhead.set(seriesId, window.newestTs(key) ?? Number.NEGATIVE_INFINITY);
-        continue;
+        return;
       }
       ownShard.push(seriesId);
+      ownShardShards.push(shard);
       const settled = this.readAhead.get(seriesId);
       // Points are stamped in whole milliseconds: from the next one on was read ahead.
       if (settled !== undefined) window.takeBackFrom(key, settled + 1);
       this.readAhead.delete(seriesId);
-    }
+    });
     // Each series' history is loaded up to its batch's first point newer than everything it
     // settled (held in the window, or evaluated by the state machine), so that `[0]` is always the
     // point being evaluated. The batch's earlier points are late (older than points already
@@ -352,11 +357,12 @@ export class Evaluator {
     // forEach rather than for…of over entries: no [key, value] array a series (a batch's 6 000 of
     // them showed in the allocation profile).
     batchMsBySeries.forEach((batchMs, seriesId) => {
-      const key = config.bySeriesId.get(seriesId)?.seriesKey;
-      const state = loaded.get(seriesId) ?? known.state(seriesId);
-      const held = key === undefined ? undefined : window.newestTs(key);
+      const item = config.bySeriesId.get(seriesId);
+      const state = loaded.get(seriesId) ?? known.state(seriesId, item?.shard);
+      const held = item === undefined ? undefined : window.newestTs(item.seriesKey);
       const settled = Math.max(evaluatedUpTo(state, horizon), held ?? Number.NEGATIVE_INFINITY);
-      if (!state && !known.isCaughtUp(seriesId)) unsettled.push({ seriesId, lastMs: batchMs[batchMs.length - 1]!, batchMs, settled });
+      if (!state && !known.isCaughtUp(seriesId, item?.shard))
+        unsettled.push({ seriesId, lastMs: batchMs[batchMs.length - 1]!, batchMs, settled });
       else setHead(headFrom, seriesId, batchMs, settled);
     });
     this.lap("evaluate");
@@ -367,7 +373,7 @@ export class Evaluator {
     }
     await refreshWindow(client, window, config, wanted, headFrom, (seriesId) => known.isCaughtUp(seriesId));
     // Should the batch fail, the memory goes and these are caught up again.
-    for (const seriesId of ownShard) known.caughtUp(seriesId);
+    for (let i = 0; i < ownShard.length; i++) known.caughtUp(ownShard[i]!, ownShardShards[i]);
     this.lap("load");
     return loaded;
   }
@@ -395,7 +401,7 @@ export class Evaluator {
         latePoints.set(item.shard, (latePoints.get(item.shard) ?? 0) + 1);
       }
       const plugin = point.status == null ? null : pluginState(point.status);
-      const previous = states.get(point.seriesId) ?? known.state(point.seriesId);
+      const previous = states.get(point.seriesId) ?? known.state(point.seriesId, item.shard);
       // A point older than the last evaluated one is stored but cannot rewind the state machine
       // (unless that one was stamped in the future).
       if (point.ts <= evaluatedUpTo(previous, horizon)) continue;

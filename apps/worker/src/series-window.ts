@@ -115,8 +115,10 @@ export class SeriesWindow implements SeriesData {
   add(key: string, ts: number, value: number | null): boolean {
     const h = this.held.get(key);
     if (!h) return false;
+    // As append does, without looking the series up again (a point evaluated, a point loaded).
     if (ts > h.newestTs) {
-      this.append(key, ts, value);
+      h.data.append(key, ts, value);
+      h.newestTs = ts;
       return false;
     }
     if (!h.data.hasPointAt(key, ts)) h.data.append(key, ts, value);

@@ -4,16 +4,18 @@ import type { OrganizationConfig } from "./organization-cache.ts";
 import { capacityFor, type SeriesWindow } from "./series-window.ts";
 
 /**
- * Brings the window up to date for `keys`, in one round trip: series never held are loaded back
- * as far as their need; held ones catch up with points stored since (by other workers, or by
- * calculations), unless `heldIsCurrent` says so. `untilBySeriesId` excludes points about to be appended in time order by the
- * caller, so that `[0]` is always the point being evaluated.
+ * Brings the window up to date for the `series` (their ids by key, as the caller found them in
+ * `config.seriesIdByKey`; none: not a series of the configuration), in one round trip: series
+ * never held are loaded back as far as their need; held ones catch up with points stored since
+ * (by other workers, or by calculations), unless `heldIsCurrent` says so. `untilBySeriesId`
+ * excludes points about to be appended in time order by the caller, so that `[0]` is always the
+ * point being evaluated.
  */
 export async function refreshWindow(
   db: Database | Transaction,
   window: SeriesWindow,
   config: OrganizationConfig,
-  keys: Iterable<string>,
+  series: ReadonlyMap<string, number | undefined>,
   untilBySeriesId: Map<number, number>,
   /** Whether every point of the series stored since the window's last refresh came through this worker: then only new series load. */
   heldIsCurrent: (seriesId: number) => boolean = () => false,
@@ -21,10 +23,9 @@ export async function refreshWindow(
   const requests: HistoryRequest[] = [];
   const keysById = new Map<number, string>();
   const olderAsked: string[] = [];
-  for (const key of keys) {
-    const seriesId = config.seriesIdByKey.get(key);
+  series.forEach((seriesId, key) => {
     const need = config.needs.get(key);
-    if (seriesId === undefined || !need) continue;
+    if (seriesId === undefined || !need) return;
     const empty = window.hold(key, need);
     // Only series asked for: a batch's held and current series (most of them) cost no entry.
     if (empty || !heldIsCurrent(seriesId)) {
@@ -43,7 +44,7 @@ export async function refreshWindow(
       requests.push({ seriesId, sinceMs: 0, limit: older.count, untilMs: older.beforeTs });
       olderAsked.push(key);
     }
-  }
+  });
   const loaded = await loadRecentPoints(db, requests);
   for (const [seriesId, newestFirst] of loaded) {
     const key = keysById.get(seriesId)!;

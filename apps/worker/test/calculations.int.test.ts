@@ -316,6 +316,29 @@ describe("calculation claims", () => {
     expect(await calculationBatches(small)).toEqual([3]);
   });
 
+  it("a part's statement goes out as soon as the part is computed, while the next part is computed", async () => {
+    const { org, services } = await organization();
+    const due = T0 + 60_000;
+    const steps: string[] = [];
+    class Recording extends CalculationScheduler {
+      protected override results(...args: Parameters<CalculationScheduler["results"]>) {
+        steps.push(`compute ${args[1].service.service}`);
+        return super.results(...args);
+      }
+      protected override async storeResults(...args: Parameters<CalculationScheduler["storeResults"]>): Promise<void> {
+        steps.push(`store ${args[1].map(({ run }) => run.service.service).join(" ")}`);
+        return super.storeResults(...args);
+      }
+    }
+    const worker = splitting({ fromResults: 3, parts: 2 }, Recording);
+    const runs = services.map((service) => ({ service, dueMs: due }));
+    expect(await worker.runAll(runs)).toBe(3);
+    const [first, second, third] = runs.map((r) => r.service.service);
+    // Parts of about as many results (splitByResults): the first two runs, then the third.
+    expect(steps).toEqual([`compute ${first}`, `compute ${second}`, `store ${first} ${second}`, `compute ${third}`, `store ${third}`]);
+    expect(await stored(org)).toEqual(CALCULATIONS.map((name) => [`h-${name}-avg`, due, 30]));
+  });
+
   it("a part whose statement fails ends its runs with the error; the other part's runs stay stored and finished", async () => {
     const { org, services } = await organization();
     const due = T0 + 60_000;
