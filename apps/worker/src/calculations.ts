@@ -412,17 +412,21 @@ export class CalculationScheduler {
   ): Promise<void> {
     const window = this.windows.of(organizationId);
     const stored: Promise<void>[] = [];
-    for (const part of splitByResults(runs, (run) => run.service.items.length, this.split)) {
-      const computed = part.map((run): ComputedRun => ({ run, results: this.results(window, run, errors) }));
-      stored.push(
-        this.storeResults(organizationId, computed).catch((e: unknown) => {
-          for (const { run } of computed) errors.set(run.service.serviceId, e instanceof Error ? e.message : String(e));
-        }),
-      );
-      // The part's statement goes out (its connection taken, its query written) before the next part is computed.
-      await new Promise((resolve) => setImmediate(resolve));
+    try {
+      for (const part of splitByResults(runs, (run) => run.service.items.length, this.split)) {
+        const computed = part.map((run): ComputedRun => ({ run, results: this.results(window, run, errors) }));
+        stored.push(
+          this.storeResults(organizationId, computed).catch((e: unknown) => {
+            for (const { run } of computed) errors.set(run.service.serviceId, e instanceof Error ? e.message : String(e));
+          }),
+        );
+        // The part's statement goes out (its connection taken, its query written) before the next part is computed.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      // Even when computing a later part threw: no store outlives the tick, whose claims end next.
+      await Promise.all(stored);
     }
-    await Promise.all(stored);
   }
 
   /** A run's results, one per item; an item whose expression fails gives null and records the error on its run. */
