@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { checkId } from "@tidemark/config-render";
 import type { Database } from "@tidemark/db/client";
 import {
@@ -90,20 +91,21 @@ interface ComputedRun {
 }
 
 /**
- * `runs` in consecutive parts of about as many results (`resultsOf`) each (a run is never split):
- * `parts` of them from `fromResults` results on, else one; none when there is nothing to store.
+ * The runs in consecutive parts of about as many results (one a calculation item) each, a run
+ * never split and runs without items left out: `parts` of them from `fromResults` results on,
+ * else one; none when there is nothing to store.
  */
-function splitByResults<T>(runs: readonly T[], resultsOf: (run: T) => number, { fromResults, parts }: ResultStoreSplit): T[][] {
-  const total = runs.reduce((n, r) => n + resultsOf(r), 0);
+function splitByResults<R extends { service: CalculationService }>(runs: readonly R[], { fromResults, parts }: ResultStoreSplit): R[][] {
+  const storing = runs.filter((r) => r.service.items.length > 0);
+  const total = storing.reduce((n, r) => n + r.service.items.length, 0);
   if (total === 0) return [];
-  if (total < fromResults) return [runs.filter((r) => resultsOf(r) > 0)];
-  const out: T[][] = [[]];
+  if (total < fromResults) return [storing];
+  const out: R[][] = [[]];
   let sum = 0;
-  for (const r of runs) {
-    if (resultsOf(r) === 0) continue;
+  for (const r of storing) {
     if (sum >= (total * out.length) / parts && out[out.length - 1]!.length > 0) out.push([]);
     out[out.length - 1]!.push(r);
-    sum += resultsOf(r);
+    sum += r.service.items.length;
   }
   return out;
 }
@@ -413,7 +415,7 @@ export class CalculationScheduler {
     const window = this.windows.of(organizationId);
     const stored: Promise<void>[] = [];
     try {
-      for (const part of splitByResults(runs, (run) => run.service.items.length, this.split)) {
+      for (const part of splitByResults(runs, this.split)) {
         const computed = part.map((run): ComputedRun => ({ run, results: this.results(window, run, errors) }));
         stored.push(
           this.storeResults(organizationId, computed).catch((e: unknown) => {
@@ -421,7 +423,7 @@ export class CalculationScheduler {
           }),
         );
         // The part's statement goes out (its connection taken, its query written) before the next part is computed.
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
     } finally {
       // Even when computing a later part threw: no store outlives the tick, whose claims end next.

@@ -28,6 +28,12 @@ interface Held {
   olderMissing: number;
 }
 
+/** Appends a point newer than the newest held (both `add` and `append` have the series in hand: no second look-up). */
+function appendNewest(h: Held, key: string, ts: number, value: number | null): void {
+  h.data.append(key, ts, value);
+  h.newestTs = ts;
+}
+
 export class SeriesWindow implements SeriesData {
   private readonly held = new Map<string, Held>();
 
@@ -115,10 +121,8 @@ export class SeriesWindow implements SeriesData {
   add(key: string, ts: number, value: number | null): boolean {
     const h = this.held.get(key);
     if (!h) return false;
-    // As append does, without looking the series up again (a point evaluated, a point loaded).
     if (ts > h.newestTs) {
-      h.data.append(key, ts, value);
-      h.newestTs = ts;
+      appendNewest(h, key, ts, value);
       return false;
     }
     if (!h.data.hasPointAt(key, ts)) h.data.append(key, ts, value);
@@ -127,9 +131,7 @@ export class SeriesWindow implements SeriesData {
 
   append(key: string, ts: number, value: number | null): void {
     const h = this.held.get(key);
-    if (!h || ts <= h.newestTs) return;
-    h.data.append(key, ts, value);
-    h.newestTs = ts;
+    if (h && ts > h.newestTs) appendNewest(h, key, ts, value);
   }
 
   /** Total points held, for the worker's metrics. */
