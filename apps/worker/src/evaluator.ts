@@ -68,10 +68,13 @@ export interface EvaluatorOptions {
   /** An organisation whose due work holds at most this many points is one batch (shardsForBatch). */
   wholeOrganizationPoints?: number;
   /**
-   * Points per slice: a batch is evaluated and written slice by slice in its time order, each
-   * slice's statement sent while the next slice is evaluated.
+   * Records per slice: a batch is evaluated and written slice by slice in its time order, each
+   * slice's statement sent while the next slice is evaluated. A slice ends at this many records
+   * (points that write a state), not points: what a slice's statement costs the database follows
+   * its records, and points that write nothing (items without a state of their own) cost it
+   * nothing.
    */
-  slicePoints?: number;
+  sliceRecords?: number;
 }
 
 /**
@@ -130,11 +133,11 @@ export class Evaluator {
       maxPoints: options.maxBatchPoints ?? 20_000,
       wholeOrganizationPoints: options.wholeOrganizationPoints ?? 8000,
     };
-    this.slicePoints = options.slicePoints ?? 2000;
+    this.sliceRecords = options.sliceRecords ?? 1000;
   }
 
   private readonly limits: BatchLimits;
-  private readonly slicePoints: number;
+  private readonly sliceRecords: number;
 
   async runBatch(): Promise<BatchResult> {
     // The configuration is read before the transaction: on the embedded server an open
@@ -187,11 +190,14 @@ export class Evaluator {
       };
       // The database writes slice k while this process evaluates slice k + 1: on two cores
       // neither waits for the other (each used to take about half of a batch's time).
-      for (let start = 0; start === 0 || start < work.points.length; start += this.slicePoints) {
-        const records = this.evaluateSlice(config, work.points.slice(start, start + this.slicePoints), states, known, latePoints);
+      let next = 0;
+      do {
+        const slice = this.evaluateSlice(config, work.points, next, states, known, latePoints);
+        const records = slice.records;
+        next = slice.next;
         this.lap("evaluate");
         const statement = new WriteStatement();
-        const last = start + this.slicePoints >= work.points.length;
+        const last = next >= work.points.length;
         addEvaluationWrites(
           statement,
           organizationId,
@@ -220,7 +226,7 @@ export class Evaluator {
         this.lap("alerts");
         work.send(statement);
         await work.yieldToConnection();
-      }
+      } while (next < work.points.length);
       await work.flush();
       this.lap("write");
       await work.commit();
@@ -378,21 +384,28 @@ export class Evaluator {
     return loaded;
   }
 
-  /** Evaluates points (in time order) one by one, appending each to the window; `states` takes the new states. */
+  /**
+   * Evaluates points (in time order) one by one from `from`, appending each to the window, until
+   * the slice holds `sliceRecords` records or the points end; `states` takes the new states.
+   * Returns the records and where the next slice starts.
+   */
   private evaluateSlice(
     config: OrganizationConfig,
     points: QueuedPoint[],
+    from: number,
     states: Map<number, ItemStateRow>,
     known: BatchMemory,
     /** Counts, by shard, the points put into the window older than its newest (EvaluationCompletion.latePoints). */
     latePoints: Map<number, number>,
-  ): EvaluationRecord[] {
+  ): { records: EvaluationRecord[]; next: number } {
     const records: EvaluationRecord[] = [];
     // Ingest refuses points from further ahead than this; a state stamped beyond it (stored before
     // it did) must not make every present point look older than the last evaluated one.
     const horizon = Date.now() + MAX_FUTURE_SKEW_MS;
     const window = this.windows.of(config.organizationId);
-    for (const point of points) {
+    let i = from;
+    for (; i < points.length && records.length < this.sliceRecords; i++) {
+      const point = points[i]!;
       const item = config.bySeriesId.get(point.seriesId);
       if (!item) continue;
       // A result the worker made up for missing data is no data: it stays out of the window.
@@ -432,7 +445,7 @@ export class Evaluator {
         softCount: step.count,
       });
     }
-    return records;
+    return { records, next: i };
   }
 }
 

@@ -51,7 +51,7 @@ async function queuedOrganization(): Promise<string> {
   return org;
 }
 
-const worker = (slicePoints: number) => alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows(), { slicePoints });
+const worker = (sliceRecords: number) => alertingEvaluator(db, new OrganizationCache(db, 0), new OrganizationWindows(), { sliceRecords });
 
 describe("a batch written slice by slice", () => {
   it("leaves what one slice leaves: states, changes, alerts and their events", async () => {
@@ -120,6 +120,42 @@ describe("a batch written slice by slice", () => {
     expect(withoutItems(sent)).toEqual(withoutItems(await deliveries(whole)));
   });
 
+  it("ends a slice at its records, not its points: points that write nothing do not count", async () => {
+    // Item n has no threshold and its results no plugin status: its points are evaluated (they
+    // enter the window) but write no state. Queued between a's, one at each of a's instants.
+    const org = await createOrgWithItems(db, [{ name: "a", policy: POLICY }, { name: "n" }]);
+    await ingestBatch(db, {
+      organizationId: org,
+      agentId: null,
+      batch: {
+        batchId: `b-${crypto.randomUUID()}`,
+        results: VALUES.a!.flatMap((value, i) => [
+          { key: "h-s-a", ts: T0 + i * 60_000, value },
+          { key: "h-s-n", ts: T0 + i * 60_000, value: i },
+        ]),
+      },
+    });
+    const recordsBySlice: number[] = [];
+    const counting = new Evaluator(
+      db,
+      new OrganizationCache(db, 0),
+      new OrganizationWindows(),
+      {
+        beforeWrite: async ({ records }) => {
+          recordsBySlice.push(records.length);
+          return undefined;
+        },
+      },
+      { sliceRecords: 4 },
+    );
+    expect(await drainQueue(counting)).toBe(16);
+    // Four slices of two records each when a slice was four points. n's last point comes after
+    // the second slice is full: the last slice holds it alone, with the batch's completion.
+    expect(recordsBySlice).toEqual([4, 4, 0]);
+    const { states } = await evaluationOutcome(db, org);
+    expect(states.map((s) => s.key)).toEqual(["h-s-a"]);
+  });
+
   it("is all or nothing: a later slice's failing statement undoes the earlier ones, and the retry evaluates from scratch", async () => {
     const reference = await queuedOrganization();
     await drainQueue(worker(1000));
@@ -136,7 +172,7 @@ describe("a batch written slice by slice", () => {
           return undefined;
         },
       },
-      { slicePoints: 2 },
+      { sliceRecords: 2 },
     );
     await expect(failing.runBatch()).rejects.toThrow(/invalid input syntax for type integer/);
     expect(slices).toBeGreaterThanOrEqual(3);
