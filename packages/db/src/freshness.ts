@@ -178,15 +178,16 @@ export interface MadeUpResult {
 export async function queueMadeUpResults(db: Database, results: readonly MadeUpResult[]): Promise<void> {
   if (results.length === 0) return;
   await poolOf(db).query(
-    `INSERT INTO evaluation_queue (organization_id, host_shard, series_ids, timestamps, "values", statuses, outputs)
-     SELECT r.organization_id, s.shard, array_agg(r.series_id), array_agg(r.ts), array_agg(NULL::float8), array_agg(r.status), array_agg(r.output)
-     FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::int[], $5::text[]) AS r(organization_id, series_id, ts, status, output)
+    `INSERT INTO evaluation_queue (organization_id, host_shard, series_ids, timestamps_ms, "values", statuses, outputs)
+     SELECT r.organization_id, s.shard, array_agg(r.series_id), array_agg(r.ms), array_agg(NULL::float8), array_agg(r.status), array_agg(r.output)
+     FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::int[], $5::text[]) AS r(organization_id, series_id, ms, status, output)
      JOIN series s ON s.organization_id = r.organization_id AND s.id = r.series_id
      GROUP BY r.organization_id, s.shard`,
     [
       results.map((r) => r.organizationId),
       results.map((r) => r.seriesId),
-      results.map((r) => new Date(r.ts).toISOString()),
+      // Whole milliseconds, as a Date kept them.
+      results.map((r) => Math.trunc(r.ts)),
       results.map((r) => r.status),
       results.map((r) => r.output),
     ],

@@ -165,12 +165,12 @@ describe("ingest of series the caller resolved (the worker's calculations)", () 
   async function queuedPoints(organizationId: string) {
     const rows = await queryRows<{ key: string; ts: Date; value: number | null; status: number | null; output: string | null }>(
       db,
-      `SELECT s.key, q.ts, q.value, q.status, q.output
+      `SELECT s.key, to_timestamp(q.ms / 1000.0) AS ts, q.value, q.status, q.output
        FROM evaluation_queue e,
-            unnest(e.series_ids, e.timestamps, e."values", coalesce(e.statuses, array_fill(NULL::int, ARRAY[cardinality(e.series_ids)])),
-                   coalesce(e.outputs, array_fill(NULL::text, ARRAY[cardinality(e.series_ids)]))) AS q(series_id, ts, value, status, output)
+            unnest(e.series_ids, e.timestamps_ms, e."values", coalesce(e.statuses, array_fill(NULL::int, ARRAY[cardinality(e.series_ids)])),
+                   coalesce(e.outputs, array_fill(NULL::text, ARRAY[cardinality(e.series_ids)]))) AS q(series_id, ms, value, status, output)
        JOIN series s ON s.id = q.series_id
-       WHERE e.organization_id = $1 ORDER BY s.key, q.ts`,
+       WHERE e.organization_id = $1 ORDER BY s.key, q.ms`,
       [organizationId],
     );
     return rows.map((r) => [r.key, r.ts.getTime(), r.value, r.status, r.output]);
