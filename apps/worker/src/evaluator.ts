@@ -134,6 +134,8 @@ export class Evaluator {
       wholeOrganizationPoints: options.wholeOrganizationPoints ?? 8000,
     };
     this.sliceRecords = options.sliceRecords ?? 1000;
+    // A slice of no records would end where it began, and the batch never would.
+    if (!(this.sliceRecords >= 1)) throw new Error("sliceRecords must be at least 1");
   }
 
   private readonly limits: BatchLimits;
@@ -193,7 +195,7 @@ export class Evaluator {
       let next = 0;
       do {
         const slice = this.evaluateSlice(config, work.points, next, states, known, latePoints);
-        const records = slice.records;
+        const { records } = slice;
         next = slice.next;
         this.lap("evaluate");
         const statement = new WriteStatement();

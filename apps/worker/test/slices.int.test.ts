@@ -154,6 +154,8 @@ describe("a batch written slice by slice", () => {
     expect(recordsBySlice).toEqual([4, 4, 0]);
     const { states } = await evaluationOutcome(db, org);
     expect(states.map((s) => s.key)).toEqual(["h-s-a"]);
+    // A slice of no records would never end its batch.
+    expect(() => new Evaluator(db, new OrganizationCache(db, 0), new OrganizationWindows(), {}, { sliceRecords: 0 })).toThrow(/at least 1/);
   });
 
   it("is all or nothing: a later slice's failing statement undoes the earlier ones, and the retry evaluates from scratch", async () => {
