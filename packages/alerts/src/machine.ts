@@ -45,6 +45,20 @@ export const EMPTY_TRACK: AlertTrack = Object.freeze({
   open: null,
 });
 
+/**
+ * Whether `after` says no more than `before` but a later last result: the same recent states,
+ * flapping and recovery. Such a track need not be stored again (its stored `lastTs` stays at the
+ * result where it last changed): a replayed result between the two instants is one that changed
+ * nothing then, and stepping it again changes nothing.
+ */
+export function onlyLastTsMoved(before: AlertTrack, after: AlertTrack): boolean {
+  if (before.flapping !== after.flapping) return false;
+  if ((before.recoveringSince?.getTime() ?? null) !== (after.recoveringSince?.getTime() ?? null)) return false;
+  if (before.recentStates.length !== after.recentStates.length) return false;
+  for (let i = 0; i < after.recentStates.length; i++) if (before.recentStates[i] !== after.recentStates[i]) return false;
+  return before.lastTs !== null;
+}
+
 export type AlertTransitionKind = "opened" | "escalated" | "deescalated" | "closed" | "flapping-started" | "flapping-stopped";
 
 export interface AlertTransition {

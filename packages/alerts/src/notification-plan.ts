@@ -1,5 +1,5 @@
 import type { State } from "@tidemark/thresholds";
-import { type AlertSettings, type AlertStep, type AlertTrack, runAlertMachine } from "./machine.ts";
+import { type AlertSettings, type AlertStep, type AlertTrack, onlyLastTsMoved, runAlertMachine } from "./machine.ts";
 import type { EvaluationOutcome } from "./outcome.ts";
 import { notificationAction, type ReceiverPolicy, receiverWants } from "./routing.ts";
 import { type SilenceWindow, silenceCovers } from "./silences.ts";
@@ -164,6 +164,7 @@ export interface AlertPlanSummary {
 }
 
 export interface AlertPlan {
+  /** The tracks to store: those that changed more than their last instant (onlyLastTsMoved); `memory` has every one. */
   tracks: PlannedTrack[];
   alerts: PlannedAlert[];
   events: PlannedEvent[];
@@ -197,7 +198,10 @@ export function planNotifications(runs: readonly SeriesRun[], context: Notificat
 
   for (const { seriesId, before, track, steps } of runs) {
     const key = before.key;
-    tracks.push({ seriesId, track, flapPercent: (steps[steps.length - 1] as AlertStep).flapPercent });
+    // A series that stays in one state — most of a fleet, most of the time — would otherwise
+    // rewrite its track at every result for its last instant alone.
+    if (!onlyLastTsMoved(before.track, track))
+      tracks.push({ seriesId, track, flapPercent: (steps[steps.length - 1] as AlertStep).flapPercent });
     let current: PlannedAlert | null =
       before.openAlert && before.track.open
         ? {

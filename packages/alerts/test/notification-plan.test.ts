@@ -88,6 +88,23 @@ describe("planNotifications: outcomes to alerts", () => {
     expect(rest.alerts[0]).toMatchObject({ id: opened, isNew: false, severity: "CRITICAL", closedAt: new Date(T0 + 4 * MINUTE) });
   });
 
+  it("stores a track only when more than its last instant moved, and a replay onto the stored one changes nothing", () => {
+    // 21 results fill the flapping history; from then on an OK changes nothing but the instant.
+    const all = script(7, "web03-http-latency", `${"O".repeat(25)}W`);
+    const filled = plan(all.slice(0, 21), memoryFor([[7, "web03-http-latency"]]));
+    expect(filled.tracks.map((t) => t.track.lastTs?.getTime())).toEqual([T0 + 20 * MINUTE]);
+    const steady = plan(all.slice(21, 25), filled.memory);
+    expect(steady.tracks).toEqual([]);
+    // The memory the worker keeps is current all the same.
+    expect(steady.memory.get(7)?.track.lastTs).toEqual(new Date(T0 + 24 * MINUTE));
+    // A worker that reads the stored track (its instant at minute 20) and is handed minutes 21–24
+    // again ends where the one that remembered them did.
+    const replayed = plan(all.slice(21, 25), filled.memory);
+    expect(replayed.memory.get(7)?.track).toEqual(steady.memory.get(7)?.track);
+    const change = plan(all.slice(25), steady.memory);
+    expect(change.tracks.map((t) => t.track.recentStates.at(-1))).toEqual(["WARNING"]);
+  });
+
   it("closes an alert and opens the next one on the same series within one batch", () => {
     const all = script(3, "db02-pg-connections", "WWOCCOW");
     const first = plan(all.slice(0, 2), memoryFor([[3, "db02-pg-connections"]]));

@@ -94,6 +94,28 @@ describe("applyEvaluations: outcomes to alerts", () => {
     expect(alerts[0]).toMatchObject({ severity: "CRITICAL", closed_at: new Date(T0 + 4 * MINUTE) });
   });
 
+  it("leaves a steady series' stored track alone until more than its last instant moves", async () => {
+    const { orgId, id } = await orgWithSeries(["web04-http-latency"]);
+    const s = id("web04-http-latency");
+    const all = script(s, "web04-http-latency", `${"O".repeat(24)}W`);
+    const track = async () =>
+      (
+        await poolOf(db).query<{ version: string; last_ts: Date }>(
+          `SELECT xmin::text AS version, last_ts FROM alert_tracks WHERE series_id = $1`,
+          [s],
+        )
+      ).rows[0]!;
+    // 21 results fill the flapping history; the next three change nothing but their instant.
+    await applyEvaluations(db, orgId, all.slice(0, 21));
+    const filled = await track();
+    expect(filled.last_ts).toEqual(new Date(T0 + 20 * MINUTE));
+    await applyEvaluations(db, orgId, all.slice(21, 24));
+    // The same row version: not rewritten.
+    expect(await track()).toEqual(filled);
+    await applyEvaluations(db, orgId, all.slice(24));
+    expect((await track()).last_ts).toEqual(new Date(T0 + 24 * MINUTE));
+  });
+
   it("closes an alert and opens the next one on the same series within one batch", async () => {
     const { orgId, id } = await orgWithSeries(["db02-pg-connections"]);
     const s = id("db02-pg-connections");
