@@ -46,17 +46,30 @@ export const EMPTY_TRACK: AlertTrack = Object.freeze({
 });
 
 /**
- * Whether `after` says no more than `before` but a later last result: the same recent states,
- * flapping and recovery. Such a track need not be stored again (its stored `lastTs` stays at the
- * result where it last changed): a replayed result between the two instants is one that changed
- * nothing then, and stepping it again changes nothing.
+ * Whether every step of a run moved its track's last instant and nothing else: no transition, no
+ * notification, and the same recent states, flapping and recovery after each step as before it.
+ * Such a run's track need not be stored again (its stored `lastTs` stays at the result where it
+ * last changed). Each step was a no-op from the same track, so replaying any of its results onto
+ * the stored track is one too — which comparing the run's two ends alone would not give: a run
+ * longer than the flapping history can open and close an alert and end where it began.
  */
-export function onlyLastTsMoved(before: AlertTrack, after: AlertTrack): boolean {
-  if (before.flapping !== after.flapping) return false;
-  if ((before.recoveringSince?.getTime() ?? null) !== (after.recoveringSince?.getTime() ?? null)) return false;
-  if (before.recentStates.length !== after.recentStates.length) return false;
-  for (let i = 0; i < after.recentStates.length; i++) if (before.recentStates[i] !== after.recentStates[i]) return false;
-  return before.lastTs !== null;
+export function onlyLastTsMoved(before: AlertTrack, steps: readonly AlertStep[]): boolean {
+  if (before.lastTs === null) return false;
+  let previous = before;
+  for (const step of steps) {
+    if (step.transitions.length > 0 || step.notify !== null || step.heldForFlapping || !sameBesidesLastTs(previous, step.track))
+      return false;
+    previous = step.track;
+  }
+  return true;
+}
+
+function sameBesidesLastTs(a: AlertTrack, b: AlertTrack): boolean {
+  if (a.flapping !== b.flapping) return false;
+  if ((a.recoveringSince?.getTime() ?? null) !== (b.recoveringSince?.getTime() ?? null)) return false;
+  if (a.recentStates.length !== b.recentStates.length) return false;
+  for (let i = 0; i < b.recentStates.length; i++) if (a.recentStates[i] !== b.recentStates[i]) return false;
+  return true;
 }
 
 export type AlertTransitionKind = "opened" | "escalated" | "deescalated" | "closed" | "flapping-started" | "flapping-stopped";

@@ -200,7 +200,7 @@ export function planNotifications(runs: readonly SeriesRun[], context: Notificat
     const key = before.key;
     // A series that stays in one state — most of a fleet, most of the time — would otherwise
     // rewrite its track at every result for its last instant alone.
-    if (!onlyLastTsMoved(before.track, track))
+    if (!onlyLastTsMoved(before.track, steps))
       tracks.push({ seriesId, track, flapPercent: (steps[steps.length - 1] as AlertStep).flapPercent });
     let current: PlannedAlert | null =
       before.openAlert && before.track.open

@@ -105,6 +105,18 @@ describe("planNotifications: outcomes to alerts", () => {
     expect(change.tracks.map((t) => t.track.recentStates.at(-1))).toEqual(["WARNING"]);
   });
 
+  it("stores the track of a run that opened and closed an alert, even when it ends as it began", () => {
+    // A full history of OKs, then a hard WARNING and 21 OKs: the alert opens and closes, and the
+    // WARNING has left the history again by the end.
+    const all = script(8, "web05-http-latency", `${"O".repeat(21)}W${"O".repeat(21)}`);
+    const filled = plan(all.slice(0, 21), memoryFor([[8, "web05-http-latency"]]));
+    const run = plan(all.slice(21), filled.memory);
+    expect(run.summary).toMatchObject({ opened: 1, closed: 1 });
+    expect(run.memory.get(8)?.track.recentStates).toEqual(filled.memory.get(8)?.track.recentStates);
+    // Stored at the run's last result: a replay of the WARNING onto it is ignored, not a second alert.
+    expect(run.tracks.map((t) => t.track.lastTs?.getTime())).toEqual([T0 + 42 * MINUTE]);
+  });
+
   it("closes an alert and opens the next one on the same series within one batch", () => {
     const all = script(3, "db02-pg-connections", "WWOCCOW");
     const first = plan(all.slice(0, 2), memoryFor([[3, "db02-pg-connections"]]));
